@@ -1,0 +1,46 @@
+"""Make a ``Build`` from catalog ids (the bundled default build uses this)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.catalog.catalog import Catalog
+from core.errors import RigForgeError
+from core.models.build import Build, DriveSelection
+
+_PART_FIELDS = {
+    "gpu": "gpu",
+    "cpu": "cpu",
+    "motherboard": "motherboard",
+    "memory": "memory",
+    "psu": "psu",
+    "case": "case",
+}
+
+
+def build_from_ids(catalog: Catalog, spec: dict[str, Any]) -> Build:
+    """Resolve the part ids (or aliases) in ``spec`` and validate the build."""
+    fields: dict[str, Any] = dict(spec)
+    for field, category in _PART_FIELDS.items():
+        if fields.get(field) is not None:
+            fields[field] = catalog.get(str(fields[field]), category)  # type: ignore[arg-type]
+    fields["drives"] = tuple(
+        DriveSelection(drive=catalog.drive(str(d["drive"])), count=int(d.get("count", 1)))
+        for d in spec.get("drives", ())
+    )
+    try:
+        return Build.model_validate(fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RigForgeError(f"invalid build: field '{where}': {first['msg']}") from None
+
+
+def default_build(catalog: Catalog) -> Build:
+    """The bundled default build: two RTX 4090s on a Ryzen 9 7950X board."""
+    text = resources.files("resources.builds").joinpath("default.json").read_text("utf-8")
+    return build_from_ids(catalog, json.loads(text))

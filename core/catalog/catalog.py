@@ -1,0 +1,109 @@
+"""Lookup of catalog parts by id or alias, and filtering by category and attributes."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from core.errors import CatalogError, LookupFailed
+from core.models.parts import CPU, GPU, PSU, Case, Category, Drive, MemoryKit, Motherboard, Part
+
+P = TypeVar("P", bound=Part)
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def normalise_name(name: str) -> str:
+    """Case- and punctuation-insensitive key: "RTX-2080 Ti" -> "rtx2080ti"."""
+    return _NON_ALNUM.sub("", name.lower())
+
+
+class Catalog:
+    """An immutable set of validated parts with an id/alias index."""
+
+    def __init__(self, parts: Iterable[Part], *, snapshot_date: str | None = None) -> None:
+        self._parts: dict[str, Part] = {}
+        self._index: dict[str, str] = {}
+        self.snapshot_date = snapshot_date
+        for part in parts:
+            if part.id in self._parts:
+                raise CatalogError(f"duplicate catalog id {part.id!r}")
+            self._parts[part.id] = part
+        for part in self._parts.values():
+            for key in {normalise_name(n) for n in (part.id, part.name, *part.aliases)}:
+                owner = self._index.setdefault(key, part.id)
+                if owner != part.id:
+                    raise CatalogError(
+                        f"name or alias {key!r} of {part.id!r} is already used by {owner!r}"
+                    )
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def __contains__(self, part_id: object) -> bool:
+        return part_id in self._parts
+
+    def parts(self, category: Category | None = None) -> tuple[Part, ...]:
+        return tuple(
+            p for p in self._parts.values() if category is None or _category(p) == category
+        )
+
+    def get(self, name: str, category: Category | None = None) -> Part:
+        """Find a part by id, name or alias, ignoring case and punctuation.
+
+        Raises ``LookupFailed`` naming close matches when nothing matches.
+        """
+        part_id = self._index.get(normalise_name(name))
+        part = self._parts.get(part_id) if part_id else None
+        if part is not None and (category is None or _category(part) == category):
+            return part
+        kind = category or "part"
+        candidates = {
+            n: p.id
+            for p in self.parts(category)
+            for n in (p.id, p.name, *p.aliases)
+        }
+        close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise LookupFailed(f"no {kind} named {name!r} in the catalog{hint}")
+
+    def find(self, category: Category, predicate: Callable[[Any], bool] | None = None, **equal: Any) -> tuple[Part, ...]:
+        """Parts of ``category`` whose attributes equal ``equal`` and pass ``predicate``."""
+        return tuple(
+            p
+            for p in self.parts(category)
+            if all(getattr(p, k, None) == v for k, v in equal.items())
+            and (predicate is None or predicate(p))
+        )
+
+    def _typed(self, name: str, category: Category, cls: type[P]) -> P:
+        part = self.get(name, category)
+        assert isinstance(part, cls)
+        return part
+
+    def gpu(self, name: str) -> GPU:
+        return self._typed(name, "gpu", GPU)
+
+    def cpu(self, name: str) -> CPU:
+        return self._typed(name, "cpu", CPU)
+
+    def motherboard(self, name: str) -> Motherboard:
+        return self._typed(name, "motherboard", Motherboard)
+
+    def memory(self, name: str) -> MemoryKit:
+        return self._typed(name, "memory", MemoryKit)
+
+    def drive(self, name: str) -> Drive:
+        return self._typed(name, "drive", Drive)
+
+    def psu(self, name: str) -> PSU:
+        return self._typed(name, "psu", PSU)
+
+    def case(self, name: str) -> Case:
+        return self._typed(name, "case", Case)
+
+
+def _category(part: Part) -> str:
+    return str(getattr(part, "category"))

@@ -1,0 +1,67 @@
+"""A build: which parts, how many, GPU power limit and NVLink bridges.
+
+Parts are held by value, so a build analyses the same whether or not the
+catalog it came from still has them (the file format stores id + snapshot).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from core.models.common import Frozen, NonEmptyStr
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard
+
+MAX_GPUS = 16
+
+
+class DriveSelection(Frozen):
+    drive: Drive
+    count: Annotated[int, Field(ge=1, le=24)] = 1
+
+
+class Build(Frozen):
+    name: NonEmptyStr = "Untitled build"
+    gpu: GPU
+    gpu_count: Annotated[int, Field(ge=1, le=MAX_GPUS)] = 1
+    gpu_power_limit_w: Annotated[float, Field(gt=0)] | None = None
+    """Per-GPU power limit; ``None`` runs the card at its board power."""
+    nvlink_bridges: Annotated[int, Field(ge=0, le=MAX_GPUS // 2)] = 0
+    cpu: CPU
+    cpu_count: Annotated[int, Field(ge=1, le=2)] = 1
+    motherboard: Motherboard
+    memory: MemoryKit
+    memory_kits: Annotated[int, Field(ge=1, le=16)] = 1
+    drives: Annotated[tuple[DriveSelection, ...], Field(min_length=1)]
+    psu: PSU | None = None
+    """``None`` asks the app to size one."""
+    psu_count: Annotated[int, Field(ge=1, le=4)] = 1
+    case: Case | None = None
+
+    @model_validator(mode="after")
+    def _limits(self) -> Build:
+        if self.nvlink_bridges > self.gpu_count // 2:
+            raise ValueError(
+                f"{self.nvlink_bridges} NVLink bridges need {2 * self.nvlink_bridges} GPUs"
+            )
+        if self.nvlink_bridges and self.gpu.nvlink_topology != "bridge_pair":
+            raise ValueError(f"{self.gpu.name} takes no NVLink bridge")
+        if self.gpu_power_limit_w is not None and not 0.2 <= self.gpu_power_limit_w / (
+            self.gpu.board_power_w or self.gpu_power_limit_w
+        ) <= 1.5:
+            raise ValueError("gpu_power_limit_w must be within 20-150 % of the board power")
+        return self
+
+    @property
+    def memory_gb(self) -> float:
+        return self.memory.capacity_gb * self.memory_kits
+
+    @property
+    def dimm_count(self) -> int:
+        return self.memory.modules * self.memory_kits
+
+    @property
+    def gpu_power_w(self) -> float | None:
+        """Per-GPU power the build runs at: the limit, else the board power."""
+        return self.gpu_power_limit_w or self.gpu.board_power_w

@@ -1,0 +1,49 @@
+"""Shared building blocks of the part models: prices, sources and id rules.
+
+Units live in field names (``_usd``, ``_w``, ``_gb_s``, ``_mm``); bandwidths
+are decimal gigabytes per second (10^9 B/s), memory capacities are the
+vendor's marketed gigabytes unless a field says ``_gib``.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+PartId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9.+-]*$", max_length=80)]
+"""Catalog id: lowercase letters, digits, dots, plus signs and dashes."""
+
+NonEmptyStr = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+
+
+class Frozen(BaseModel):
+    """Base of every core model: immutable, strict about unknown keys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+class Price(Frozen):
+    """A dated price with where it came from, or an explicit unknown.
+
+    ``usd`` is ``None`` when no source gives a price; ``source`` then says so
+    (for example "no public list price; data-center part sold through OEMs").
+    """
+
+    usd: Annotated[float, Field(gt=0, lt=10_000_000)] | None
+    as_of: date | None = None
+    kind: Annotated[str, StringConstraints(pattern=r"^(msrp|street|list|used|unknown)$")] = "msrp"
+    source: NonEmptyStr
+
+    @model_validator(mode="after")
+    def _dated_when_known(self) -> Price:
+        if self.usd is not None and self.as_of is None:
+            raise ValueError("a known price needs its date (as_of)")
+        if self.usd is None and self.kind != "unknown":
+            raise ValueError("a price without usd must have kind 'unknown'")
+        return self
+
+    @property
+    def known(self) -> bool:
+        return self.usd is not None

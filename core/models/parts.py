@@ -1,0 +1,240 @@
+"""Frozen models of the hardware parts a build is made of.
+
+Every catalog entry carries ``id``, ``name``, ``aliases``, a ``price`` and
+``sources``. A spec that no read source gives is ``None`` (unknown), never a
+guess; the app shows such values as "unknown".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from core.models.common import Frozen, NonEmptyStr, PartId, Price
+
+PositiveFloat = Annotated[float, Field(gt=0)]
+LaneCount = Literal[1, 2, 4, 8, 16]
+PcieGen = Literal[1, 2, 3, 4, 5, 6]
+PowerConnector = Literal["pcie_6pin", "pcie_8pin", "12vhpwr", "12v_2x6", "eps_8pin"]
+MemoryType = Literal["DDR4", "DDR5"]
+DimmType = Literal["UDIMM", "RDIMM"]
+Architecture = Literal[
+    "pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell", "rdna3", "cdna2", "cdna3"
+]
+Category = Literal["gpu", "cpu", "motherboard", "memory", "drive", "psu", "case"]
+
+
+class Part(Frozen):
+    """Fields every catalog entry shares."""
+
+    id: PartId
+    name: NonEmptyStr
+    aliases: tuple[NonEmptyStr, ...] = ()
+    price: Price
+    sources: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
+    notes: str = ""
+    custom: bool = False
+    """True for parts the user defined, not taken from the catalog."""
+
+
+class TensorTflops(Frozen):
+    """Dense (no 2:4 sparsity) tensor-core peaks, FP32 accumulate where it applies.
+
+    ``None`` means no read source gives the figure or the GPU lacks the mode.
+    """
+
+    fp16: PositiveFloat | None = None
+    bf16: PositiveFloat | None = None
+    tf32: PositiveFloat | None = None
+    fp8: PositiveFloat | None = None
+    int8_tops: PositiveFloat | None = None
+    fp16_acc16: PositiveFloat | None = None
+    """FP16 with FP16 accumulate (GeForce cards run it at twice the FP32-acc rate)."""
+
+
+class GPU(Part):
+    category: Literal["gpu"] = "gpu"
+    vendor: Literal["NVIDIA", "AMD", "Intel"]
+    architecture: Architecture
+    chip: str | None = None
+    vram_gb: PositiveFloat
+    """Marketed memory size; NVIDIA and AMD market binary gigabytes (24 GB = 24 GiB)."""
+    memory_type: str | None = None
+    memory_bandwidth_gb_s: PositiveFloat
+    fp32_tflops: PositiveFloat | None
+    """Non-tensor FP32 peak at boost clock."""
+    tensor_tflops: TensorTflops = TensorTflops()
+    board_power_w: PositiveFloat | None
+    pcie_gen: PcieGen
+    pcie_lanes: LaneCount = 16
+    nvlink_gb_s: PositiveFloat | None = None
+    """NVLink bandwidth per GPU, both directions together; ``None`` without NVLink."""
+    nvlink_topology: Literal["none", "bridge_pair", "nvswitch", "unknown"] = "none"
+    p2p_pcie: Literal["yes", "no", "unknown"] = "unknown"
+    """Peer-to-peer over PCIe on the stock driver (without an NVLink bridge)."""
+    form_factor: Literal["pcie", "sxm", "oam", "superchip"]
+    slot_width: PositiveFloat | None = None
+    length_mm: PositiveFloat | None = None
+    cooler: Literal["blower", "open-air", "passive", "liquid"] | None = None
+    power_connectors: dict[PowerConnector, Annotated[int, Field(ge=1, le=8)]] = {}
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GPU:
+        if self.nvlink_gb_s is not None and self.nvlink_topology == "none":
+            raise ValueError("nvlink_gb_s is set but nvlink_topology is 'none'")
+        if self.form_factor == "pcie" and self.nvlink_topology == "nvswitch":
+            raise ValueError("a PCIe card cannot sit on an NVSwitch fabric")
+        return self
+
+
+class CPU(Part):
+    category: Literal["cpu"] = "cpu"
+    vendor: Literal["AMD", "Intel"]
+    segment: Literal["consumer", "workstation", "server"]
+    socket: NonEmptyStr
+    cores: Annotated[int, Field(ge=1, le=512)]
+    threads: Annotated[int, Field(ge=1, le=1024)]
+    pcie_gen: PcieGen
+    pcie_lanes: Annotated[int, Field(ge=1, le=256)] | None
+    """Usable CPU PCIe lanes (excluding the chipset link)."""
+    memory_channels: Annotated[int, Field(ge=1, le=24)]
+    memory_types: Annotated[tuple[MemoryType, ...], Field(min_length=1)]
+    dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
+    max_memory_gb: PositiveFloat | None
+    ecc: bool | None = None
+    base_power_w: PositiveFloat | None
+    """TDP / processor base power."""
+    max_power_w: PositiveFloat | None = None
+    """Package power under sustained all-core load (PPT or max turbo power)."""
+
+    @model_validator(mode="after")
+    def _threads(self) -> CPU:
+        if self.threads < self.cores:
+            raise ValueError("threads must be at least cores")
+        return self
+
+
+class LaneRule(Frozen):
+    """A slot drops to ``lanes`` electrical lanes when ``when_populated`` is in use."""
+
+    when_populated: NonEmptyStr
+    lanes: Literal[0, 1, 2, 4, 8, 16]
+
+
+class PcieSlot(Frozen):
+    id: NonEmptyStr
+    position: Annotated[int, Field(ge=1, le=14)]
+    """Expansion-slot position counted from the CPU side (1 = top)."""
+    gen: PcieGen
+    physical_lanes: LaneCount = 16
+    lanes: LaneCount
+    """Electrical lanes when nothing it shares with is populated."""
+    attached_to: Literal["cpu", "chipset"]
+    lane_rules: tuple[LaneRule, ...] = ()
+
+
+class M2Slot(Frozen):
+    id: NonEmptyStr
+    gen: PcieGen
+    lanes: LaneCount = 4
+    attached_to: Literal["cpu", "chipset"]
+    lane_rules: tuple[LaneRule, ...] = ()
+
+
+class Motherboard(Part):
+    category: Literal["motherboard"] = "motherboard"
+    socket: NonEmptyStr
+    chipset: NonEmptyStr
+    form_factor: NonEmptyStr
+    memory_type: MemoryType
+    dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
+    memory_slots: Annotated[int, Field(ge=1, le=32)]
+    max_memory_gb: PositiveFloat | None
+    pcie_slots: Annotated[tuple[PcieSlot, ...], Field(min_length=1)]
+    m2_slots: tuple[M2Slot, ...] = ()
+    chipset_uplink_gen: PcieGen | None = None
+    chipset_uplink_lanes: LaneCount | None = None
+
+    @model_validator(mode="after")
+    def _unique_slots(self) -> Motherboard:
+        ids = [s.id for s in self.pcie_slots] + [m.id for m in self.m2_slots]
+        if len(ids) != len(set(ids)):
+            raise ValueError("slot ids must be unique")
+        positions = [s.position for s in self.pcie_slots]
+        if len(positions) != len(set(positions)):
+            raise ValueError("PCIe slot positions must be unique")
+        known = set(ids)
+        for slot in (*self.pcie_slots, *self.m2_slots):
+            for rule in slot.lane_rules:
+                if rule.when_populated not in known:
+                    raise ValueError(f"slot {slot.id}: lane rule names unknown slot {rule.when_populated}")
+        return self
+
+
+class MemoryKit(Part):
+    category: Literal["memory"] = "memory"
+    memory_type: MemoryType
+    dimm_type: DimmType
+    modules: Annotated[int, Field(ge=1, le=16)]
+    module_gb: PositiveFloat
+    speed_mt_s: Annotated[int, Field(ge=800, le=20000)]
+    ecc: bool
+
+    @property
+    def capacity_gb(self) -> float:
+        return self.modules * self.module_gb
+
+
+class Drive(Part):
+    category: Literal["drive"] = "drive"
+    interface: Literal["nvme", "sata", "sas"]
+    pcie_gen: PcieGen | None = None
+    form_factor: Literal["m.2", "2.5", "3.5", "u.2", "e1.s"]
+    capacity_gb: PositiveFloat
+    """Decimal gigabytes as marketed."""
+    seq_read_mb_s: PositiveFloat | None
+    sustained_read_mb_s: PositiveFloat | None = None
+    """Read rate sustained past the cache; ``None`` when no source gives it."""
+    power_w: PositiveFloat | None = None
+
+    @model_validator(mode="after")
+    def _nvme_gen(self) -> Drive:
+        if self.interface == "nvme" and self.pcie_gen is None:
+            raise ValueError("an NVMe drive needs pcie_gen")
+        return self
+
+
+class EfficiencyPoint(Frozen):
+    load_fraction: Annotated[float, Field(gt=0, le=1.2)]
+    efficiency: Annotated[float, Field(gt=0.5, lt=1)]
+
+
+class PSU(Part):
+    category: Literal["psu"] = "psu"
+    wattage_w: PositiveFloat
+    efficiency_rating: NonEmptyStr
+    efficiency_curve: Annotated[tuple[EfficiencyPoint, ...], Field(min_length=1)]
+    """Efficiency at fractions of rated load (115 V unless notes say otherwise)."""
+    atx_version: Literal["2.x", "3.0", "3.1"]
+    form_factor: NonEmptyStr = "ATX"
+    connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]]
+
+
+class Case(Part):
+    category: Literal["case"] = "case"
+    motherboard_form_factors: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
+    max_gpu_length_mm: PositiveFloat | None
+    expansion_slots: Annotated[int, Field(ge=1, le=20)]
+
+
+AnyPart = GPU | CPU | Motherboard | MemoryKit | Drive | PSU | Case
+PART_TYPES: dict[str, type[Part]] = {
+    "gpu": GPU,
+    "cpu": CPU,
+    "motherboard": Motherboard,
+    "memory": MemoryKit,
+    "drive": Drive,
+    "psu": PSU,
+    "case": Case,
+}

@@ -1,0 +1,83 @@
+"""One-line descriptions of parts and their prices."""
+
+from __future__ import annotations
+
+from core.models.build import Build
+from core.models.common import Price
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
+
+UNKNOWN = "unknown"
+
+
+def fmt_num(value: float | None, unit: str = "", digits: int = 0) -> str:
+    """Format a number with its unit, or "unknown" when no source gives it."""
+    if value is None:
+        return UNKNOWN
+    text = f"{value:,.{digits}f}"
+    return f"{text} {unit}".rstrip()
+
+
+def fmt_usd(value: float | None) -> str:
+    return UNKNOWN if value is None else f"${value:,.0f}"
+
+
+def fmt_price(price: Price) -> str:
+    """"$1,599 (msrp, 2022-10-12)" or "unknown"."""
+    if price.usd is None:
+        return UNKNOWN
+    return f"{fmt_usd(price.usd)} ({price.kind}, {price.as_of})"
+
+
+def key_specs(part: Part) -> str:
+    """The specs a buyer compares first, unknown values named as such."""
+    if isinstance(part, GPU):
+        return (
+            f"{fmt_num(part.vram_gb, 'GB')} {part.memory_type or ''}, "
+            f"{fmt_num(part.memory_bandwidth_gb_s, 'GB/s')}, "
+            f"{fmt_num(part.board_power_w, 'W')}, PCIe {part.pcie_gen}.0 x{part.pcie_lanes}"
+        ).replace("  ", " ")
+    if isinstance(part, CPU):
+        return (
+            f"{part.cores} cores, {fmt_num(part.pcie_lanes)} PCIe {part.pcie_gen}.0 lanes, "
+            f"{part.memory_channels}-ch {'/'.join(part.memory_types)}, {part.socket}"
+        )
+    if isinstance(part, Motherboard):
+        return (
+            f"{part.socket} {part.chipset}, {len(part.pcie_slots)} PCIe slots, "
+            f"{part.memory_slots} DIMM, {part.form_factor}"
+        )
+    if isinstance(part, MemoryKit):
+        return (
+            f"{part.modules} × {fmt_num(part.module_gb, 'GB')} {part.memory_type}-"
+            f"{part.speed_mt_s} {part.dimm_type}{' ECC' if part.ecc else ''}"
+        )
+    if isinstance(part, Drive):
+        gen = f" Gen{part.pcie_gen}" if part.pcie_gen else ""
+        return (
+            f"{fmt_num(part.capacity_gb / 1000, 'TB', 1)} {part.interface.upper()}{gen}, "
+            f"read {fmt_num(part.seq_read_mb_s, 'MB/s')}"
+        )
+    if isinstance(part, PSU):
+        return f"{fmt_num(part.wattage_w, 'W')}, {part.efficiency_rating}, ATX {part.atx_version}"
+    if isinstance(part, Case):
+        return (
+            f"GPU ≤ {fmt_num(part.max_gpu_length_mm, 'mm')}, {part.expansion_slots} slots, "
+            f"{'/'.join(part.motherboard_form_factors)}"
+        )
+    return ""
+
+
+def bill_of_materials(build: Build) -> list[tuple[int, Part]]:
+    """(quantity, part) lines of a build in the order a spec sheet lists them."""
+    lines: list[tuple[int, Part]] = [
+        (build.gpu_count, build.gpu),
+        (build.cpu_count, build.cpu),
+        (1, build.motherboard),
+        (build.memory_kits, build.memory),
+    ]
+    lines += [(d.count, d.drive) for d in build.drives]
+    if build.psu is not None:
+        lines.append((build.psu_count, build.psu))
+    if build.case is not None:
+        lines.append((1, build.case))
+    return lines

@@ -1,0 +1,1 @@
+"""RigForge's Qt front end; sits on ``core``."""

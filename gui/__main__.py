@@ -1,0 +1,3 @@
+from gui.main import main
+
+raise SystemExit(main())

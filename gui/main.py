@@ -1,0 +1,31 @@
+"""``rigforge`` entry point: headless commands, or the desktop window.
+
+Qt is imported only when the window is wanted, so the CLI starts fast and
+works on machines without a display stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    from core.cli import command_names
+
+    if args and (args[0] in command_names() or args[0] in ("-h", "--help", "--version")):
+        from core.cli import main as cli_main
+
+        return cli_main(args)
+    parser = argparse.ArgumentParser(prog="rigforge", add_help=False)
+    parser.add_argument("file", nargs="?")
+    options, qt_args = parser.parse_known_args(args)
+    from gui.app import run_app
+
+    return run_app(options.file, qt_args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

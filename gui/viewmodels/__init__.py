@@ -1,0 +1,1 @@
+"""View-models: hold the current state, recompute through core, emit Qt signals."""

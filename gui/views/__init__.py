@@ -1,0 +1,1 @@
+"""Widgets that render what view-models emit."""
