@@ -18,3 +18,11 @@ class LookupFailed(RigForgeError, KeyError):
 
 class InvalidWorkload(RigForgeError, ValueError):
     """An impossible workload combination, with the reason."""
+
+
+class FileFormatError(RigForgeError):
+    """A file or download is not a valid RigForge document; the message says why."""
+
+
+class FetchError(RigForgeError):
+    """A URL could not be loaded; the message names the cause (timeout, size, type...)."""

@@ -60,16 +60,14 @@ class Catalog:
         if part is not None and (category is None or _category(part) == category):
             return part
         kind = category or "part"
-        candidates = {
-            n: p.id
-            for p in self.parts(category)
-            for n in (p.id, p.name, *p.aliases)
-        }
+        candidates = {n: p.id for p in self.parts(category) for n in (p.id, p.name, *p.aliases)}
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise LookupFailed(f"no {kind} named {name!r} in the catalog{hint}")
 
-    def find(self, category: Category, predicate: Callable[[Any], bool] | None = None, **equal: Any) -> tuple[Part, ...]:
+    def find(
+        self, category: Category, predicate: Callable[[Any], bool] | None = None, **equal: Any
+    ) -> tuple[Part, ...]:
         """Parts of ``category`` whose attributes equal ``equal`` and pass ``predicate``."""
         return tuple(
             p
@@ -106,4 +104,4 @@ class Catalog:
 
 
 def _category(part: Part) -> str:
-    return str(getattr(part, "category"))
+    return part.category

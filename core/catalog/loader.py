@@ -35,7 +35,9 @@ def parse_catalog_file(name: str, text: str) -> list[Part]:
     category = document.get("category")
     model = PART_TYPES.get(category) if isinstance(category, str) else None
     if model is None:
-        raise CatalogError(f"{name}: unknown category {category!r}; expected one of {sorted(PART_TYPES)}")
+        raise CatalogError(
+            f"{name}: unknown category {category!r}; expected one of {sorted(PART_TYPES)}"
+        )
     parts: list[Part] = []
     for index, entry in enumerate(document["entries"]):
         label = entry.get("id") if isinstance(entry, dict) else None
@@ -46,7 +48,11 @@ def parse_catalog_file(name: str, text: str) -> list[Part]:
             first = error.errors()[0]
             raise CatalogError(
                 f"{where}: field '{_field_path(first['loc'])}': {first['msg']}"
-                + (f" (and {error.error_count() - 1} more problems)" if error.error_count() > 1 else "")
+                + (
+                    f" (and {error.error_count() - 1} more problems)"
+                    if error.error_count() > 1
+                    else ""
+                )
             ) from None
     return parts
 

@@ -47,9 +47,12 @@ class Build(Frozen):
             )
         if self.nvlink_bridges and self.gpu.nvlink_topology != "bridge_pair":
             raise ValueError(f"{self.gpu.name} takes no NVLink bridge")
-        if self.gpu_power_limit_w is not None and not 0.2 <= self.gpu_power_limit_w / (
-            self.gpu.board_power_w or self.gpu_power_limit_w
-        ) <= 1.5:
+        if (
+            self.gpu_power_limit_w is not None
+            and not 0.2
+            <= self.gpu_power_limit_w / (self.gpu.board_power_w or self.gpu_power_limit_w)
+            <= 1.5
+        ):
             raise ValueError("gpu_power_limit_w must be within 20-150 % of the board power")
         return self
 

@@ -28,6 +28,7 @@ Category = Literal["gpu", "cpu", "motherboard", "memory", "drive", "psu", "case"
 class Part(Frozen):
     """Fields every catalog entry shares."""
 
+    category: Category
     id: PartId
     name: NonEmptyStr
     aliases: tuple[NonEmptyStr, ...] = ()
@@ -165,10 +166,11 @@ class Motherboard(Part):
         if len(positions) != len(set(positions)):
             raise ValueError("PCIe slot positions must be unique")
         known = set(ids)
-        for slot in (*self.pcie_slots, *self.m2_slots):
-            for rule in slot.lane_rules:
-                if rule.when_populated not in known:
-                    raise ValueError(f"slot {slot.id}: lane rule names unknown slot {rule.when_populated}")
+        rules = [(s.id, r) for s in self.pcie_slots for r in s.lane_rules]
+        rules += [(m.id, r) for m in self.m2_slots for r in m.lane_rules]
+        for slot_id, rule in rules:
+            if rule.when_populated not in known:
+                raise ValueError(f"slot {slot_id}: lane rule names unknown {rule.when_populated}")
         return self
 
 

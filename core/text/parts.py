@@ -22,7 +22,7 @@ def fmt_usd(value: float | None) -> str:
 
 
 def fmt_price(price: Price) -> str:
-    """"$1,599 (msrp, 2022-10-12)" or "unknown"."""
+    """ "$1,599 (msrp, 2022-10-12)" or "unknown"."""
     if price.usd is None:
         return UNKNOWN
     return f"{fmt_usd(price.usd)} ({price.kind}, {price.as_of})"

@@ -21,7 +21,15 @@ def reference_rows(name: str) -> list[dict[str, str]]:
 
 
 def test_catalog_covers_every_category_with_minimum_counts() -> None:
-    minimum = {"gpu": 40, "cpu": 20, "motherboard": 12, "memory": 6, "drive": 6, "psu": 6, "case": 4}
+    minimum = {
+        "gpu": 40,
+        "cpu": 20,
+        "motherboard": 12,
+        "memory": 6,
+        "drive": 6,
+        "psu": 6,
+        "case": 4,
+    }
     for category, count in minimum.items():
         assert len(CATALOG.parts(category)) >= count, category  # type: ignore[arg-type]
 
@@ -64,9 +72,22 @@ def test_every_reference_gpu_is_in_catalog_with_agreeing_specs(row: dict[str, st
 
 
 CALIBRATION_GPUS = [
-    "Quadro RTX 8000", "RTX Quadro 8000", "RTX 2080Ti", "GTX 1080Ti", "RTX A40", "RTX A6000",
-    "A6000", "NVIDIA RTX A6000", "V100 16GB (DGX-1)", "A100 80GB SXM4", "H100 80GB PCIe Gen5",
-    "H100 80GB SXM5", "A100 40GB (AWS p4d.24xlarge)", "Quadro RTX 5000", "Titan RTX", "RTX 3080",
+    "Quadro RTX 8000",
+    "RTX Quadro 8000",
+    "RTX 2080Ti",
+    "GTX 1080Ti",
+    "RTX A40",
+    "RTX A6000",
+    "A6000",
+    "NVIDIA RTX A6000",
+    "V100 16GB (DGX-1)",
+    "A100 80GB SXM4",
+    "H100 80GB PCIe Gen5",
+    "H100 80GB SXM5",
+    "A100 40GB (AWS p4d.24xlarge)",
+    "Quadro RTX 5000",
+    "Titan RTX",
+    "RTX 3080",
 ]
 
 
@@ -76,8 +97,20 @@ def test_published_table_spellings_resolve(name: str) -> None:
 
 
 def test_issue_listed_gpus_present() -> None:
-    for name in ("RTX 3070", "RTX 2080 Ti", "RTX A4500", "RTX A5500", "A10", "A40",
-                 "Quadro RTX 5000", "Quadro RTX 6000", "Quadro RTX 8000", "H200", "B200", "GH200"):
+    for name in (
+        "RTX 3070",
+        "RTX 2080 Ti",
+        "RTX A4500",
+        "RTX A5500",
+        "A10",
+        "A40",
+        "Quadro RTX 5000",
+        "Quadro RTX 6000",
+        "Quadro RTX 8000",
+        "H200",
+        "B200",
+        "GH200",
+    ):
         CATALOG.gpu(name)
 
 

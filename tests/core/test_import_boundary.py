@@ -25,7 +25,10 @@ print('imported', len(list(pkgutil.walk_packages(core.__path__, 'core.'))))
 def test_every_core_module_imports_with_qt_unavailable() -> None:
     result = subprocess.run(
         [sys.executable, "-c", BLOCKER.format(forbidden=set(FORBIDDEN))],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "imported" in result.stdout

@@ -1,0 +1,1 @@
+"""RigForge files: the versioned JSON format, safe reading, atomic saving, URL loading."""

@@ -1,0 +1,260 @@
+"""Frozen models of a workload: the model architecture (preset or custom) and how it is run.
+
+``WorkloadPreset`` holds architecture facts with a source per figure; ``Workload``
+adds the task, precision, batch, optimizer, checkpointing and parallelism. All
+validation of impossible combinations lives here, once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from core.models.common import Frozen, NonEmptyStr
+
+PosInt = Annotated[int, Field(ge=1)]
+NonNegFloat = Annotated[float, Field(ge=0)]
+
+ModelKind = Literal["decoder", "encoder", "encoder_decoder", "cnn", "rnn", "diffusion_unet", "flow"]
+InputKind = Literal["image", "text", "audio"]
+ThroughputUnit = Literal["images/s", "sequences/s", "tokens/s", "mels/s", "audio-samples/s"]
+Task = Literal["training", "lora", "qlora", "inference"]
+Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"]
+Optimizer = Literal["sgd", "adam", "adamw", "adafactor", "adam8bit"]
+Checkpointing = Literal["none", "selective", "full"]
+Parallelism = Literal["data", "zero1", "zero2", "zero3", "fsdp", "independent"]
+MlpKind = Literal["gelu", "relu", "swiglu"]
+AttentionImpl = Literal["eager", "flash"]
+LoraTarget = Literal["q", "k", "v", "o", "gate", "up", "down"]
+
+TRAINING_TASKS: frozenset[str] = frozenset({"training", "lora", "qlora"})
+
+
+class OpMix(Frozen):
+    """Forward FLOPs of one sample split by operation class (2 FLOPs per multiply-add).
+
+    ``attention`` is the s^2 part only (QK^T and AV); ``recurrent`` the LSTM/GRU
+    cell matmuls on the hidden state; ``elementwise`` one FLOP per output value of
+    every other op (normalization, activation, softmax, residual adds).
+    """
+
+    matmul_conv_flops: NonNegFloat
+    attention_flops: NonNegFloat
+    recurrent_flops: NonNegFloat
+    elementwise_flops: NonNegFloat
+
+    @property
+    def total_flops(self) -> float:
+        return (
+            self.matmul_conv_flops
+            + self.attention_flops
+            + self.recurrent_flops
+            + self.elementwise_flops
+        )
+
+
+class Architecture(Frozen):
+    """What the memory and throughput models need to know about a network.
+
+    Transformer fields (``layers`` .. ``vocab_size``) are ``None`` for CNNs and
+    other nets where they do not apply or no source gives them.
+    """
+
+    kind: ModelKind
+    params_total: PosInt
+    params_active: PosInt | None = None
+    """Parameters used per token (MoE top-k); ``None`` means all (dense)."""
+    embedding_params: Annotated[int, Field(ge=0)] = 0
+    """Token/position embeddings and an untied output layer (kept 16-bit when quantized)."""
+    layers: PosInt | None = None
+    hidden_size: PosInt | None = None
+    heads: PosInt | None = None
+    kv_heads: PosInt | None = None
+    head_dim: PosInt | None = None
+    ffn_hidden_size: PosInt | None = None
+    mlp: MlpKind | None = None
+    vocab_size: PosInt | None = None
+    num_experts: PosInt | None = None
+    experts_per_token: PosInt | None = None
+    dropout: bool = False
+    attention_impl: AttentionImpl = "eager"
+    default_seq_len: PosInt | None = None
+    image_resolution_px: PosInt | None = None
+    input_kind: InputKind
+    input_bytes_per_sample: NonNegFloat | None = None
+    throughput_unit: ThroughputUnit
+    unit_items_per_sample: Annotated[float, Field(gt=0)] = 1.0
+    """Tokens, mel frames or audio samples in one sample when the unit is not the sample."""
+    forward_flops_per_sample: NonNegFloat | None = None
+    op_mix: OpMix | None = None
+    activation_elements_per_sample: NonNegFloat | None = None
+    """Values produced by all non-view ops in one forward pass (eval mode)."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Architecture:
+        if self.params_active is not None and self.params_active > self.params_total:
+            raise ValueError("params_active exceeds params_total")
+        if self.embedding_params > self.params_total:
+            raise ValueError("embedding_params exceeds params_total")
+        if self.heads and self.kv_heads and self.heads % self.kv_heads:
+            raise ValueError("heads must be a multiple of kv_heads")
+        if self.is_transformer and None in (self.layers, self.hidden_size, self.heads):
+            raise ValueError(f"a {self.kind} model needs layers, hidden_size and heads")
+        return self
+
+    @property
+    def is_transformer(self) -> bool:
+        return self.kind in ("decoder", "encoder", "encoder_decoder")
+
+    @property
+    def resolved_head_dim(self) -> int | None:
+        if self.head_dim is not None:
+            return self.head_dim
+        if self.hidden_size and self.heads:
+            return self.hidden_size // self.heads
+        return None
+
+    @property
+    def resolved_kv_heads(self) -> int | None:
+        return self.kv_heads or self.heads
+
+
+class WorkloadPreset(Frozen):
+    """A named architecture with the source of each figure (field name -> source)."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")]
+    name: NonEmptyStr
+    aliases: tuple[NonEmptyStr, ...] = ()
+    architecture: Architecture
+    sources: dict[str, NonEmptyStr]
+    notes: str = ""
+    default_batch_size: PosInt = 1
+    default_task: Task = "training"
+
+    @model_validator(mode="after")
+    def _sourced(self) -> WorkloadPreset:
+        for key in ("params_total", "forward_flops_per_sample"):
+            if getattr(self.architecture, key) is not None and key not in self.sources:
+                raise ValueError(f"preset {self.id}: {key} has no source")
+        return self
+
+
+class LoraSettings(Frozen):
+    rank: Annotated[int, Field(ge=1, le=4096)] = 16
+    targets: Annotated[tuple[LoraTarget, ...], Field(min_length=1)] = ("q", "v")
+    base_bits: Literal[4, 8, 16] = 16
+    """Bits per base weight: 16 for LoRA, 4 (NF4 + double quantization) or 8 for QLoRA."""
+
+
+class TrainingTarget(Frozen):
+    epochs: Annotated[float, Field(gt=0)] | None = None
+    tokens: Annotated[float, Field(gt=0)] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> TrainingTarget:
+        if (self.epochs is None) == (self.tokens is None):
+            raise ValueError("give exactly one of epochs or tokens")
+        return self
+
+
+class Workload(Frozen):
+    """An architecture and how it runs; ``batch_size`` is the per-GPU micro-batch."""
+
+    name: NonEmptyStr
+    preset_id: str | None = None
+    architecture: Architecture
+    task: Task = "training"
+    precision: Precision = "bf16"
+    batch_size: PosInt = 1
+    seq_len: PosInt | None = None
+    """Tokens per sequence (training) or ``None`` for the architecture default."""
+    prompt_len: PosInt | None = None
+    generated_len: Annotated[int, Field(ge=0)] = 0
+    optimizer: Optimizer = "adamw"
+    checkpointing: Checkpointing = "none"
+    parallelism: Parallelism = "data"
+    tp_degree: PosInt = 1
+    cpu_offload: bool = False
+    lora: LoraSettings | None = None
+    dataset_samples: PosInt | None = None
+    bytes_per_sample: NonNegFloat | None = None
+    target: TrainingTarget | None = None
+
+    @model_validator(mode="after")
+    def _possible(self) -> Workload:
+        arch, task = self.architecture, self.task
+        if task == "qlora" and self.precision in ("fp32", "tf32"):
+            raise ValueError("QLoRA computes in 16-bit: choose fp16 or bf16, not fp32/tf32")
+        if task == "qlora" and self.precision not in ("fp16", "bf16"):
+            raise ValueError(f"QLoRA needs fp16 or bf16 compute, not {self.precision}")
+        if task in ("training", "lora") and self.precision in ("int8", "int4"):
+            raise ValueError(f"{task} cannot run with {self.precision} weights; use qlora")
+        if task in ("lora", "qlora") and not arch.is_transformer:
+            raise ValueError(
+                f"LoRA adapters need a transformer's linear layers; {arch.kind} unsupported"
+            )
+        if task == "inference" and self.parallelism in ("zero1", "zero2"):
+            raise ValueError(
+                "ZeRO-1/2 shard optimizer state and gradients, which inference has none of"
+            )
+        if self.parallelism == "independent" and self.tp_degree > 1:
+            raise ValueError(
+                "independent experiments run one job per GPU; tensor parallel needs communication"
+            )
+        if self.tp_degree > 1 and not arch.is_transformer:
+            raise ValueError("tensor parallelism is modelled for transformer layers only")
+        if self.tp_degree > 1 and arch.heads and arch.heads % self.tp_degree:
+            raise ValueError(
+                f"tensor parallel degree {self.tp_degree} must divide {arch.heads} heads"
+            )
+        if (
+            self.cpu_offload
+            and task != "inference"
+            and self.parallelism not in ("zero1", "zero2", "zero3", "fsdp")
+        ):
+            raise ValueError("CPU offload of training state needs ZeRO or FSDP")
+        if task == "qlora" and self.lora is not None and self.lora.base_bits == 16:
+            raise ValueError("QLoRA quantizes the base model: base_bits must be 4 or 8")
+        if task == "lora" and self.lora is not None and self.lora.base_bits != 16:
+            raise ValueError("LoRA keeps a 16-bit base; use task qlora for a quantized base")
+        if task != "inference" and (self.prompt_len is not None or self.generated_len):
+            raise ValueError("prompt_len and generated_len apply to inference only")
+        return self
+
+    @property
+    def trains(self) -> bool:
+        return self.task in TRAINING_TASKS
+
+    @property
+    def lora_settings(self) -> LoraSettings:
+        """LoRA settings with the task's defaults (QLoRA: NF4 base, all linear layers)."""
+        if self.lora is not None:
+            return self.lora
+        if self.task == "qlora":
+            return LoraSettings(
+                rank=64, targets=("q", "k", "v", "o", "gate", "up", "down"), base_bits=4
+            )
+        return LoraSettings()
+
+    @property
+    def tokens_per_sequence(self) -> int:
+        """Sequence length the activations and KV cache are sized for."""
+        if self.task == "inference" and self.prompt_len is not None:
+            return self.prompt_len + self.generated_len
+        return self.seq_len or self.architecture.default_seq_len or 1
+
+    def check_gpu_count(self, gpu_count: int) -> None:
+        """Reject parallel settings the GPU count cannot host (raises ``InvalidWorkload``)."""
+        from core.errors import InvalidWorkload
+
+        if gpu_count < 1:
+            raise InvalidWorkload("GPU count must be at least 1")
+        if self.tp_degree > gpu_count:
+            raise InvalidWorkload(
+                f"tensor parallel degree {self.tp_degree} exceeds the {gpu_count} GPU(s)"
+            )
+        if gpu_count % self.tp_degree:
+            raise InvalidWorkload(
+                f"{gpu_count} GPUs do not split into tensor-parallel groups of {self.tp_degree}"
+            )

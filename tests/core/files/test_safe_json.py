@@ -1,0 +1,57 @@
+"""Untrusted JSON: every bad input gives a FileFormatError that says what is wrong."""
+
+import contextlib
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.errors import FileFormatError
+from core.files.safe_json import MAX_DEPTH, parse_json_bytes
+
+
+def test_valid_document_parses() -> None:
+    assert parse_json_bytes(b'{"a": [1, 2.5, "x"]}') == {"a": [1, 2.5, "x"]}
+
+
+def test_syntax_error_names_line_and_column() -> None:
+    with pytest.raises(FileFormatError, match="line 3, column 1"):
+        parse_json_bytes(b'{\n "a": 1,\n}')
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_non_finite_numbers_rejected(constant: bytes) -> None:
+    with pytest.raises(FileFormatError, match="not a number JSON allows"):
+        parse_json_bytes(b'{"x": ' + constant + b"}")
+
+
+def test_too_large_rejected_before_parsing() -> None:
+    with pytest.raises(FileFormatError, match="MB"):
+        parse_json_bytes(b" " * 200, max_bytes=100)
+
+
+def test_deep_nesting_rejected() -> None:
+    deep = b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1)
+    with pytest.raises(FileFormatError, match="nested"):
+        parse_json_bytes(deep)
+    fine = b"[" * MAX_DEPTH + b"]" * MAX_DEPTH
+    assert isinstance(parse_json_bytes(fine), list)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    text = json.dumps({"s": "[" * 500}).encode()
+    assert parse_json_bytes(text) == {"s": "[" * 500}
+
+
+def test_binary_and_bad_encoding_rejected() -> None:
+    with pytest.raises(FileFormatError, match="binary"):
+        parse_json_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(FileFormatError, match="UTF-8"):
+        parse_json_bytes(b'{"a": "\xff\xfe"}')
+
+
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_parse_or_raise_our_error(data: bytes) -> None:
+    with contextlib.suppress(FileFormatError):
+        parse_json_bytes(data)
