@@ -45,6 +45,9 @@ class Catalog:
     def __contains__(self, part_id: object) -> bool:
         return part_id in self._parts
 
+    def parts_by_id(self) -> dict[str, Part]:
+        return dict(self._parts)
+
     def parts(self, category: Category | None = None) -> tuple[Part, ...]:
         return tuple(
             p for p in self._parts.values() if category is None or _category(p) == category

@@ -78,7 +78,9 @@ class GPU(Part):
     slot_width: PositiveFloat | None = None
     length_mm: PositiveFloat | None = None
     cooler: Literal["blower", "open-air", "passive", "liquid"] | None = None
-    power_connectors: dict[PowerConnector, Annotated[int, Field(ge=1, le=8)]] = {}
+    power_connectors: dict[PowerConnector, Annotated[int, Field(ge=1, le=8)]] | None = None
+    """Power inputs on the card; ``{}`` for modules powered through the board
+    (SXM/OAM), ``None`` when no source lists them."""
 
     @model_validator(mode="after")
     def _consistent(self) -> GPU:
@@ -220,7 +222,8 @@ class PSU(Part):
     """Efficiency at fractions of rated load (115 V unless notes say otherwise)."""
     atx_version: Literal["2.x", "3.0", "3.1"]
     form_factor: NonEmptyStr = "ATX"
-    connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]]
+    connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]] | None = None
+    """GPU/CPU power leads by type; ``None`` when no source lists the unit's cables."""
 
 
 class Case(Part):

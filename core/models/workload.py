@@ -77,6 +77,8 @@ class Architecture(Frozen):
     vocab_size: PosInt | None = None
     num_experts: PosInt | None = None
     experts_per_token: PosInt | None = None
+    lm_head: bool = True
+    """Whether training computes vocabulary logits for every token (LMs, MLM)."""
     dropout: bool = False
     attention_impl: AttentionImpl = "eager"
     default_seq_len: PosInt | None = None

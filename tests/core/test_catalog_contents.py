@@ -117,7 +117,8 @@ def test_issue_listed_gpus_present() -> None:
 def test_reference_cpus_present_and_agree() -> None:
     for row in reference_rows("cpu_specs.csv"):
         cpu = CATALOG.cpu(row["cpu_model"])
-        assert cpu.cores == int(row["cores"]), cpu.id
+        if row["cores"].strip():
+            assert cpu.cores == int(row["cores"]), cpu.id
         if row["cpu_pcie_lanes"].strip() and cpu.pcie_lanes is not None:
             assert cpu.pcie_lanes == int(row["cpu_pcie_lanes"]), cpu.id
 

@@ -1,0 +1,173 @@
+"""Per-GPU step time as a roofline over the workload's operation mix.
+
+Each operation class is limited by peak compute at the precision the GPU really
+runs (tensor cores where the architecture has them) or by memory bandwidth,
+scaled by achievable-fraction-of-peak constants that depend on the operation
+class and the architecture generation (``core.calc.constants``).
+
+Sources:
+- Training FLOPs = 3 x forward (forward, backward w.r.t. activations and w.r.t.
+  weights). Source: Kaplan et al. 2020, "Scaling Laws for Neural Language
+  Models", sec. 2.1; Narayanan et al. 2021, "Efficient Large-Scale Language
+  Model Training on GPU Clusters", sec. 5.1.
+- Roofline: time = max(FLOPs / peak, bytes / bandwidth). Source: Williams,
+  Waterman, Patterson 2009, "Roofline", CACM 52(4).
+- Recurrent cells re-read their weight matrices every timestep, so their
+  arithmetic intensity is about 2 x batch / bytes-per-weight. Source: Appleyard
+  et al. 2016, "Optimizing Performance of Recurrent Neural Networks on GPUs"
+  (arXiv:1604.01946), sec. 2.
+- TF32 is on by default for matmuls and convolutions in the NGC PyTorch
+  containers the calibration rows were run in. Source: NVIDIA, "Accelerating AI
+  Training with NVIDIA TF32 Tensor Cores" (2021); PyTorch docs "TensorFloat-32
+  (TF32) on Ampere devices".
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from core.calc.constants import ThroughputConstants
+from core.models.parts import GPU
+from core.models.throughput import ComputePrecision, PrecisionNote, WorkProfile
+
+_TF32_ARCHS = frozenset({"ampere", "ada", "hopper", "blackwell", "cdna3"})
+_BF16_ARCHS = frozenset({"ampere", "ada", "hopper", "blackwell", "cdna2", "cdna3", "rdna3"})
+_FP8_ARCHS = frozenset({"ada", "hopper", "blackwell", "cdna3"})
+_TENSOR_ARCHS = frozenset(
+    {"volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna2", "cdna3", "rdna3"}
+)
+
+
+class ComputeMode(NamedTuple):
+    precision: ComputePrecision
+    note: PrecisionNote
+    peak_flops: float
+    """Matmul peak in FLOP/s at this precision (tensor cores where used)."""
+    tensor_cores: bool
+    activation_bytes: float
+    weight_bytes: float
+
+
+class GpuStep(NamedTuple):
+    """Seconds per step on one GPU, by class; ``gpu_s`` is the device-side total."""
+
+    matmul_s: float
+    attention_s: float
+    recurrent_s: float
+    elementwise_s: float
+    optimizer_s: float
+    launch_s: float
+    gpu_s: float
+    step_flops: float
+    mode: ComputeMode
+
+
+def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMode:
+    """What the matmul units run for a requested precision on this architecture.
+
+    fp32 on Ampere or newer runs TF32 tensor cores when ``allow_tf32`` (NGC and
+    PyTorch-for-convolutions default); bf16 needs Ampere, fp8 needs Ada/Hopper.
+    Mixed precision ("fp16", "fp16-amp", "bf16") keeps 16-bit activations.
+    """
+    arch = gpu.architecture
+    tensor = gpu.tensor_tflops
+    fp32_peak = (gpu.fp32_tflops or 0.0) * 1e12
+    req = requested.lower().replace("-amp", "").replace("amp", "fp16")
+
+    def half(note: PrecisionNote, prec: ComputePrecision = "fp16") -> ComputeMode:
+        peak = (tensor.bf16 if prec == "bf16" else None) or tensor.fp16
+        if arch in _TENSOR_ARCHS and peak:
+            return ComputeMode(prec, note, peak * 1e12, True, 2.0, 2.0)
+        return ComputeMode("fp32", "no_tensor_cores_fp32", fp32_peak, False, 2.0, 4.0)
+
+    if req in ("fp32", "tf32"):
+        if arch in _TF32_ARCHS and tensor.tf32 and (req == "tf32" or allow_tf32):
+            note: PrecisionNote = "as_requested" if req == "tf32" else "tf32_assumed"
+            return ComputeMode("tf32", note, tensor.tf32 * 1e12, True, 4.0, 4.0)
+        note = "tf32_disabled" if arch in _TF32_ARCHS else "as_requested"
+        if req == "tf32" and arch not in _TF32_ARCHS:
+            note = "no_tensor_cores_fp32"
+        return ComputeMode("fp32", note, fp32_peak, False, 4.0, 4.0)
+    if req == "bf16":
+        if arch in _BF16_ARCHS:
+            return half("as_requested", "bf16")
+        return half("bf16_unsupported_fp16_used")
+    if req == "fp8":
+        if arch in _FP8_ARCHS and tensor.fp8:
+            return ComputeMode("fp8", "as_requested", tensor.fp8 * 1e12, True, 1.0, 1.0)
+        return half("fp8_unsupported_fp16_used")
+    if req in ("int8", "int4"):
+        if tensor.int8_tops and arch in _TENSOR_ARCHS:
+            return ComputeMode("int8", "as_requested", tensor.int8_tops * 1e12, True, 2.0, 1.0)
+        return half("int8_unsupported_fp16_used")
+    return half("as_requested")
+
+
+def tensor_efficiency(gpu: GPU, mode: ComputeMode, c: ThroughputConstants) -> float:
+    """Achievable fraction of matmul peak for this generation and unit type."""
+    if not mode.tensor_cores:
+        return c.eta_simt_fp32
+    if gpu.architecture in ("volta", "turing"):
+        return c.eta_tensor_volta_turing
+    if gpu.architecture in ("hopper", "blackwell"):
+        return c.eta_tensor_hopper_blackwell
+    return c.eta_tensor_ampere_ada
+
+
+def gpu_step_time(
+    profile: WorkProfile,
+    gpu: GPU,
+    c: ThroughputConstants,
+    *,
+    allow_tf32: bool = True,
+    clock_factor: float = 1.0,
+) -> GpuStep:
+    """Device time of one step of ``profile.batch_per_gpu`` samples on one GPU.
+
+    ``clock_factor`` scales compute peaks (a power limit below the board power,
+    from ``core.calc.power.power_limit_throughput_factor``); memory bandwidth is
+    not scaled.
+    """
+    mode = compute_mode(gpu, profile.requested_precision, allow_tf32)
+    batch = profile.batch_per_gpu
+    passes = profile.pass_factor
+    peak = max(mode.peak_flops * clock_factor, 1.0)
+    bw = gpu.memory_bandwidth_gb_s * 1e9 * c.eta_memory
+    eta = tensor_efficiency(gpu, mode, c)
+
+    matmul_s = passes * batch * profile.matmul_flops / (peak * eta)
+    attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
+    recurrent_s = 0.0
+    if profile.recurrent_flops > 0:
+        rec_compute = passes * batch * profile.recurrent_flops / (peak * eta * c.recurrent_rel)
+        steps = max(profile.recurrent_steps, 1.0)
+        weights_per_step = profile.recurrent_flops / (2.0 * steps)
+        rec_stream = passes * steps * weights_per_step * mode.weight_bytes / bw
+        recurrent_s = max(rec_compute, rec_stream)
+    elementwise_s = (
+        (passes / 3.0)
+        * batch
+        * profile.activation_elements
+        * c.elementwise_bytes_per_activation
+        * mode.activation_bytes
+        / bw
+    )
+    optimizer_s = (
+        profile.params_trainable * profile.optimizer_bytes_per_param / bw
+        if passes > 1.0
+        else 0.0
+    )
+    launch_s = (passes / 3.0) * profile.launch_groups * c.launch_s_per_layer_step
+    device_s = matmul_s + attention_s + recurrent_s + elementwise_s + optimizer_s
+    step_flops = passes * batch * profile.forward_flops
+    return GpuStep(
+        matmul_s,
+        attention_s,
+        recurrent_s,
+        elementwise_s,
+        optimizer_s,
+        launch_s,
+        max(device_s, launch_s),
+        step_flops,
+        mode,
+    )

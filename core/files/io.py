@@ -1,0 +1,197 @@
+"""Open and save RigForge files: validate, resolve parts, report what changed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from core import __version__
+from core.catalog import Catalog
+from core.errors import FileFormatError, RigForgeError
+from core.files.atomic import atomic_write_text
+from core.files.document import BuildRecord, Document, DriveRecord, PartRef
+from core.files.migrate import upgrade
+from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
+from core.models.build import Build, DriveSelection
+from core.models.parts import Part
+from core.models.settings import AnalysisSettings
+from core.models.workload import Workload
+
+
+@dataclass(frozen=True)
+class OpenedFile:
+    """A file's content resolved against the catalog, plus notices for the user."""
+
+    builds: tuple[Build, ...]
+    workload: Workload | None
+    settings: AnalysisSettings
+    title: str = ""
+    notes: str = ""
+    baseline: int = 0
+    notices: tuple[str, ...] = field(default_factory=tuple)
+    original_version: int = 2
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(p) for p in loc) or "(document)"
+
+
+def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
+    """Bytes of a file (any supported version) -> builds; ``FileFormatError`` otherwise."""
+    raw = parse_json_bytes(data)
+    original = raw.get("version") if isinstance(raw, dict) else None
+    try:
+        document = Document.model_validate(upgrade(raw))
+    except ValidationError as error:
+        first = error.errors()[0]
+        more = error.error_count() - 1
+        raise FileFormatError(
+            f"field '{_path(first['loc'])}': {first['msg']}"
+            + (f" (and {more} more problems)" if more else "")
+        ) from None
+    notices: list[str] = []
+    builds = tuple(
+        _resolve_build(record, index, catalog, notices)
+        for index, record in enumerate(document.builds)
+    )
+    if document.baseline >= len(builds):
+        raise FileFormatError(f"field 'baseline': no build number {document.baseline}")
+    return OpenedFile(
+        builds=builds,
+        workload=document.workload,
+        settings=document.settings,
+        title=document.title,
+        notes=document.notes,
+        baseline=document.baseline,
+        notices=tuple(dict.fromkeys(notices)),
+        original_version=original if isinstance(original, int) else 2,
+    )
+
+
+def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
+    in_catalog = catalog.parts_by_id().get(ref.id)
+    snapshot: Part | None = ref.snapshot
+    if snapshot is None:
+        if in_catalog is None:
+            raise FileFormatError(
+                f"{where}: part {ref.id!r} is not in this catalog and the file has no snapshot"
+            )
+        return in_catalog
+    if snapshot.id != ref.id:
+        raise FileFormatError(f"{where}: snapshot id {snapshot.id!r} differs from {ref.id!r}")
+    if snapshot.custom:
+        return snapshot
+    if in_catalog is None:
+        notices.append(f"{snapshot.name} ({ref.id}) is not in this catalog; using the file's copy.")
+    elif in_catalog != snapshot:
+        notices.append(
+            f"The catalog's data for {snapshot.name} differs from the file's; "
+            "the file's values are used so the numbers match the sender's."
+        )
+    return snapshot
+
+
+def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: list[str]) -> Build:
+    where = f"builds.{index}"
+
+    def part(name: str, ref: PartRef[Any] | None) -> Any:
+        return None if ref is None else _resolve_part(ref, f"{where}.{name}", catalog, notices)
+
+    fields = record.model_dump(
+        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"}
+    )
+    try:
+        return Build(
+            **fields,
+            gpu=part("gpu", record.gpu),
+            cpu=part("cpu", record.cpu),
+            motherboard=part("motherboard", record.motherboard),
+            memory=part("memory", record.memory),
+            psu=part("psu", record.psu),
+            case=part("case", record.case),
+            drives=tuple(
+                DriveSelection(drive=part(f"drives.{i}", d.part), count=d.count)
+                for i, d in enumerate(record.drives)
+            ),
+        )
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise FileFormatError(f"{where}.{_path(first['loc'])}: {first['msg']}") from None
+
+
+def _ref(part: Part) -> dict[str, object]:
+    return {"id": part.id, "snapshot": part.model_dump(mode="json")}
+
+
+def to_document(
+    builds: tuple[Build, ...] | list[Build],
+    *,
+    workload: Workload | None = None,
+    settings: AnalysisSettings | None = None,
+    title: str = "",
+    notes: str = "",
+    baseline: int = 0,
+) -> Document:
+    records = []
+    for build in builds:
+        records.append(
+            BuildRecord.model_validate(
+                {
+                    **build.model_dump(
+                        mode="json",
+                        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"},
+                    ),
+                    "gpu": _ref(build.gpu),
+                    "cpu": _ref(build.cpu),
+                    "motherboard": _ref(build.motherboard),
+                    "memory": _ref(build.memory),
+                    "psu": None if build.psu is None else _ref(build.psu),
+                    "case": None if build.case is None else _ref(build.case),
+                    "drives": [
+                        DriveRecord.model_validate({"part": _ref(d.drive), "count": d.count})
+                        for d in build.drives
+                    ],
+                }
+            )
+        )
+    return Document(
+        kind="comparison" if len(records) > 1 else "build",
+        title=title,
+        notes=notes,
+        app_version=__version__,
+        settings=settings or AnalysisSettings(),
+        workload=workload,
+        builds=tuple(records),
+        baseline=baseline,
+    )
+
+
+def dumps(document: Document) -> str:
+    return json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def open_file(path: Path, catalog: Catalog) -> OpenedFile:
+    """Read ``path`` (size-capped) and parse it; errors name the file and the problem."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise FileFormatError(
+                f"{path.name} is {size / 1e6:.1f} MB; RigForge opens files up to "
+                f"{MAX_FILE_BYTES / 1e6:.0f} MB"
+            )
+        data = path.read_bytes()
+    except OSError as error:
+        raise RigForgeError(f"cannot open {path.name}: {error.strerror}") from None
+    try:
+        return parse_document(data, catalog)
+    except FileFormatError as error:
+        raise FileFormatError(f"{path.name}: {error}") from None
+
+
+def save_file(path: Path, document: Document) -> None:
+    """Write ``document`` atomically (temporary file, fsync, rename)."""
+    atomic_write_text(path, dumps(document))

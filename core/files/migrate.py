@@ -1,0 +1,71 @@
+"""Upgrade older RigForge documents to the current version, one step at a time.
+
+Version history:
+
+1. A single build whose parts are catalog ids only (``"gpu": "rtx-4090"``),
+   under the key ``build``; drives as ``{"drive": id, "count": n}``.
+2. ``builds`` (one or several, ``kind`` build/comparison); each part is
+   ``{"id": ..., "snapshot": {...}}``; drives as ``{"part": ref, "count": n}``;
+   ``baseline`` and ``app_version``.
+
+Each step is a pure function from the dict of version N to version N + 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.errors import FileFormatError
+from core.files.document import CURRENT_VERSION, FORMAT_NAME
+
+Raw = dict[str, Any]
+_PART_KEYS = ("gpu", "cpu", "motherboard", "memory", "psu", "case")
+
+
+def _v1_to_v2(doc: Raw) -> Raw:
+    build = doc.pop("build", None)
+    if not isinstance(build, dict):
+        raise FileFormatError("version 1 file: 'build' must be an object")
+    record = dict(build)
+    for key in _PART_KEYS:
+        if isinstance(record.get(key), str):
+            record[key] = {"id": record[key]}
+    drives = record.get("drives", [])
+    if isinstance(drives, list):
+        record["drives"] = [
+            {"part": {"id": d.get("drive")}, "count": d.get("count", 1)}
+            if isinstance(d, dict)
+            else d
+            for d in drives
+        ]
+    doc["builds"] = [record]
+    doc["kind"] = "build"
+    doc["version"] = 2
+    return doc
+
+
+STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2}
+"""``STEPS[n]`` turns a version-n document into version n + 1."""
+
+
+def upgrade(doc: Any) -> Raw:
+    """Check the header and upgrade ``doc`` to ``CURRENT_VERSION``."""
+    if not isinstance(doc, dict):
+        raise FileFormatError("a RigForge file is a JSON object; this one is not")
+    if doc.get("format") != FORMAT_NAME:
+        raise FileFormatError(
+            f"not a RigForge file: 'format' is {doc.get('format')!r}, expected {FORMAT_NAME!r}"
+        )
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise FileFormatError(f"'version' must be a positive integer, not {version!r}")
+    if version > CURRENT_VERSION:
+        raise FileFormatError(
+            f"this file was made by a newer RigForge (format version {version}); "
+            f"this RigForge reads versions up to {CURRENT_VERSION}. Please update RigForge."
+        )
+    upgraded = dict(doc)
+    while upgraded["version"] < CURRENT_VERSION:
+        upgraded = STEPS[upgraded["version"]](upgraded)
+    return upgraded

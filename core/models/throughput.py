@@ -1,0 +1,165 @@
+"""Frozen inputs and results of the throughput, host-I/O and scaling models.
+
+``WorkProfile`` is the flat set of numbers the performance model needs about one
+workload run; ``core.calc.profile`` builds it from a ``Workload``. Results carry
+codes and numbers only; ``core.text.throughput`` renders them for people.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from core.models.common import Frozen
+
+NonNeg = Annotated[float, Field(ge=0)]
+Positive = Annotated[float, Field(gt=0)]
+
+ComputePrecision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8"]
+"""The arithmetic the tensor/matmul units actually run."""
+RunParallelism = Literal["data", "zero1", "zero2", "zero3", "fsdp", "independent"]
+InterconnectChoice = Literal["auto", "nvlink", "pcie"]
+LinkKind = Literal["none", "nvswitch", "nvlink_bridge", "pcie_p2p", "pcie_host"]
+BottleneckCode = Literal[
+    "compute_bound",
+    "attention_bound",
+    "memory_bound",
+    "recurrent_bound",
+    "launch_overhead",
+    "optimizer_step",
+    "data_loading",
+    "storage_read",
+    "host_to_device",
+    "communication",
+]
+PrecisionNote = Literal[
+    "as_requested",
+    "tf32_assumed",
+    "tf32_disabled",
+    "no_tensor_cores_fp32",
+    "bf16_unsupported_fp16_used",
+    "fp8_unsupported_fp16_used",
+    "int8_unsupported_fp16_used",
+]
+
+
+class WorkProfile(Frozen):
+    """Per-sample work of one workload run (forward FLOPs, 2 FLOPs per multiply-add)."""
+
+    name: str
+    unit: str
+    """Throughput unit: "images/s", "tokens/s", "sequences/s", "mels/s", ..."""
+    items_per_sample: Positive = 1.0
+    """Units of ``unit`` in one sample (tokens per sequence, mel frames per utterance)."""
+    params_total: Positive
+    params_trainable: NonNeg
+    """Parameters that receive gradients (all for training, adapters for LoRA)."""
+    matmul_flops: NonNeg
+    attention_flops: NonNeg = 0.0
+    recurrent_flops: NonNeg = 0.0
+    elementwise_flops: NonNeg = 0.0
+    activation_elements: NonNeg = 0.0
+    """Values produced by all non-view ops in one forward pass of one sample."""
+    recurrent_steps: NonNeg = 0.0
+    """Sequential timesteps of the recurrent layers per step (0 without recurrence)."""
+    layers: Annotated[int, Field(ge=1)] = 1
+    launch_groups: Positive = 1.0
+    """Layer-sized groups of kernels the host launches per forward pass: the layer count,
+    plus layers x timesteps for a recurrence stepped from Python (autoregressive decoder)."""
+    pass_factor: Positive = 3.0
+    """FLOPs of one step over forward FLOPs: 3 for training, 2 for LoRA, 1 for inference."""
+    requested_precision: str = "fp16"
+    batch_per_gpu: Annotated[int, Field(ge=1)] = 1
+    optimizer_bytes_per_param: NonNeg = 16.0
+    """Bytes read and written per trainable parameter by the optimizer step."""
+    grad_bytes_per_param: Positive = 4.0
+    parallelism: RunParallelism = "data"
+    tp_degree: Annotated[int, Field(ge=1)] = 1
+    hidden_size: Annotated[int, Field(ge=1)] | None = None
+    seq_len: Annotated[int, Field(ge=1)] | None = None
+    input_kind: Literal["image", "text", "audio"] = "image"
+    input_bytes_per_sample: NonNeg = 0.0
+    dataset_samples: NonNeg | None = None
+    target_epochs: Positive | None = None
+    target_tokens: Positive | None = None
+
+    @property
+    def forward_flops(self) -> float:
+        return self.matmul_flops + self.attention_flops + self.recurrent_flops
+
+
+class HostLink(Frozen):
+    """The PCIe link one GPU really gets in its slot."""
+
+    pcie_gen: Annotated[int, Field(ge=1, le=6)]
+    lanes: Literal[1, 2, 4, 8, 16]
+    attached_to: Literal["cpu", "chipset"] = "cpu"
+    chipset_uplink_gb_s: Positive | None = None
+    """Per-direction bandwidth of the chipset uplink shared by every chipset device."""
+    chipset_sharers: Annotated[int, Field(ge=1)] = 1
+
+
+class HostSpec(Frozen):
+    """Host side of a build; any ``None`` part is not modelled (assumed not limiting)."""
+
+    cpu_cores: Annotated[int, Field(ge=1)] | None = None
+    storage_read_mb_s: Positive | None = None
+    links: tuple[HostLink, ...] = ()
+    """One link per GPU, in GPU order; empty means each card's own gen and lanes."""
+
+
+class StepBreakdown(Frozen):
+    """Seconds per optimizer step on one GPU, by what the time is spent on."""
+
+    matmul_s: NonNeg
+    attention_s: NonNeg
+    recurrent_s: NonNeg
+    memory_bound_s: NonNeg
+    """Elementwise/normalization traffic and the optimizer step."""
+    launch_overhead_s: NonNeg
+    data_loading_exposed_s: NonNeg
+    host_to_device_exposed_s: NonNeg
+    communication_exposed_s: NonNeg
+    step_s: Positive
+
+    @property
+    def compute_s(self) -> float:
+        return self.matmul_s + self.attention_s + self.recurrent_s
+
+
+class Bottleneck(Frozen):
+    code: BottleneckCode
+    share_of_step: NonNeg
+    link: LinkKind = "none"
+    pcie_gen: int | None = None
+    lanes: int | None = None
+    seconds: NonNeg = 0.0
+
+
+class ScalingPoint(Frozen):
+    gpus: Annotated[int, Field(ge=1)]
+    total_throughput: NonNeg
+    efficiency: NonNeg
+    """Total throughput over ``gpus`` x the 1-GPU throughput."""
+
+
+class ThroughputResult(Frozen):
+    unit: str
+    gpus: Annotated[int, Field(ge=1)]
+    per_gpu_throughput: NonNeg
+    total_throughput: NonNeg
+    samples_per_s: NonNeg
+    breakdown: StepBreakdown
+    utilization: Annotated[float, Field(ge=0, le=1)]
+    """Compute time / step time."""
+    mfu: NonNeg
+    """Model FLOPs per second over the peak at the compute precision."""
+    compute_precision: ComputePrecision
+    precision_note: PrecisionNote
+    link: LinkKind
+    link_gb_s: NonNeg
+    """Per-direction all-reduce bandwidth of the bottleneck link (before efficiency)."""
+    bottleneck: Bottleneck
+    scaling: tuple[ScalingPoint, ...]
+    time_to_target_s: NonNeg | None = None
