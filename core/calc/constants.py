@@ -33,8 +33,10 @@ class ThroughputConstants(Frozen):
     """Fraction of peak DRAM bandwidth reached by elementwise and weight streaming."""
     elementwise_bytes_per_activation: Annotated[float, Field(gt=0, le=100)]
     """Activation-element passes over DRAM per training step (forward + backward), x bytes."""
-    launch_s_per_layer_step: Annotated[float, Field(ge=0, le=1e-2)]
-    """Host launch latency per layer per timestep per step (PyTorch eager, fwd+bwd)."""
+    launch_s_per_layer: Annotated[float, Field(ge=0, le=1e-2)]
+    """Host launch time per layer per training step (PyTorch eager, fwd+bwd)."""
+    launch_s_per_loop_step: Annotated[float, Field(ge=0, le=1e-1)]
+    """Host time per timestep of a Python-stepped recurrence per training step."""
     # --- communication ---
     eta_link: Fraction
     """Achieved fraction of per-direction link bandwidth for NCCL ring all-reduce (fitted)."""
@@ -61,7 +63,8 @@ FITTED = ThroughputConstants(
     recurrent_rel=0.5,
     eta_memory=0.7,
     elementwise_bytes_per_activation=8.0,
-    launch_s_per_layer_step=3e-5,
+    launch_s_per_layer=1e-4,
+    launch_s_per_loop_step=3e-3,
     eta_link=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.7,

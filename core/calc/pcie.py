@@ -20,8 +20,11 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+from core.calc.compat import memory_fits, pick_memory, price_key, same_socket
+from core.catalog.catalog import Catalog
 from core.models.build import Build
-from core.models.parts import Drive, M2Slot, Motherboard, PcieGen, PcieSlot
+from core.models.checks import Check, Fix
+from core.models.parts import CPU, Drive, M2Slot, Motherboard, PcieGen, PcieSlot
 from core.models.pcie import Attach, DriveLink, GpuLink, PcieAssignment
 
 GB_S_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.56}
@@ -185,3 +188,216 @@ def lanes_demanded(build: Build) -> int:
 
 def is_weak_link(link: GpuLink) -> bool:
     return link.gen3_equivalent_lanes <= WEAK_LINK_GEN3_LANES
+
+
+def _all_links_strong(build: Build) -> bool:
+    assignment = assign_pcie(build)
+    return assignment.gpus_unplaced == 0 and not any(
+        is_weak_link(g) or g.attached_to == "chipset" for g in assignment.gpu_links
+    )
+
+
+def platform_fix(build: Build, catalog: Catalog) -> Fix | None:
+    """A board (same CPU), else a CPU + board, under which every GPU gets a strong CPU link.
+
+    Strong: attached to the CPU and more than x8 Gen3-equivalent. Cheapest first;
+    the memory kit is swapped too when the new platform cannot take it.
+    """
+    boards = sorted(
+        (b for b in catalog.parts("motherboard") if isinstance(b, Motherboard)), key=price_key
+    )
+    for board in boards:
+        if board.id != build.motherboard.id and same_socket(build.cpu, board):
+            candidate = build.model_copy(update={"motherboard": board})
+            if memory_fits(build.memory, build.cpu, board) and _all_links_strong(candidate):
+                return Fix(
+                    code="use_board",
+                    change={"motherboard": board.id},
+                    numbers={"socket": board.socket},
+                )
+    demanded = lanes_demanded(build)
+    cpus = sorted(
+        (
+            c
+            for c in catalog.parts("cpu")
+            if isinstance(c, CPU) and c.pcie_lanes is not None and c.pcie_lanes >= demanded
+        ),
+        key=price_key,
+    )
+    for cpu in cpus:
+        for board in boards:
+            if not same_socket(cpu, board) or board.memory_type not in cpu.memory_types:
+                continue
+            if not _all_links_strong(build.model_copy(update={"cpu": cpu, "motherboard": board})):
+                continue
+            change: dict[str, float | str] = {"cpu": cpu.id, "motherboard": board.id}
+            if not memory_fits(build.memory, cpu, board):
+                kit = pick_memory(build, cpu, board, catalog)
+                if kit is not None:
+                    change |= kit.change
+            return Fix(
+                code="use_platform",
+                change=change,
+                numbers={"cpu_lanes": float(cpu.pcie_lanes or 0), "cpu": cpu.name},
+            )
+    return None
+
+
+def pcie_checks(
+    build: Build, assignment: PcieAssignment, catalog: Catalog | None = None
+) -> tuple[Check, ...]:
+    """Lane budget, per-GPU links, M.2 placement, chipset uplink sharing, P2P/NVLink."""
+    checks: list[Check] = []
+    demanded, available = lanes_demanded(build), build.cpu.pcie_lanes
+    lane_numbers: dict[str, float | str] = {
+        "demanded": demanded,
+        "gpus": build.gpu_count,
+        "gpu_lanes": build.gpu.pcie_lanes,
+        "nvme": len(m2_nvme_drives(build)),
+    }
+    weak = assignment.gpus_unplaced > 0 or any(
+        is_weak_link(g) or g.attached_to == "chipset" for g in assignment.gpu_links
+    )
+    fix = platform_fix(build, catalog) if catalog is not None and weak else None
+    if available is None:
+        checks.append(
+            Check(
+                id="pcie.lanes", severity="info", reason="cpu_lanes_unknown", numbers=lane_numbers
+            )
+        )
+    else:
+        lane_numbers["available"] = available
+        over = demanded > available
+        checks.append(
+            Check(
+                id="pcie.lanes",
+                severity="warn" if over else "pass",
+                reason="lanes_oversubscribed" if over else "lanes_enough",
+                numbers=lane_numbers,
+                fix=fix if over else None,
+            )
+        )
+    for link in assignment.gpu_links:
+        numbers: dict[str, float | str] = {
+            "gpu": link.gpu,
+            "slot": link.slot_id,
+            "position": link.position,
+            "gen": link.gen,
+            "lanes": link.lanes,
+            "attached_to": link.attached_to,
+            "bandwidth_gb_s": round(link.bandwidth_gb_s, 2),
+            "gen3_equivalent_lanes": link.gen3_equivalent_lanes,
+        }
+        cid = f"pcie.gpu_link.{link.gpu}"
+        if link.attached_to == "chipset":
+            checks.append(
+                Check(id=cid, severity="warn", reason="gpu_on_chipset", numbers=numbers, fix=fix)
+            )
+        elif is_weak_link(link):
+            checks.append(
+                Check(id=cid, severity="warn", reason="gpu_link_narrow", numbers=numbers, fix=fix)
+            )
+        else:
+            checks.append(Check(id=cid, severity="pass", reason="gpu_link_ok", numbers=numbers))
+    for index in range(assignment.gpus_unplaced):
+        gpu = len(assignment.gpu_links) + index + 1
+        checks.append(
+            Check(
+                id=f"pcie.gpu_link.{gpu}",
+                severity="fail",
+                reason="gpu_no_usable_slot",
+                numbers={"gpu": gpu},
+                fix=fix,
+            )
+        )
+    if m2_nvme_drives(build):
+        checks.append(_m2_check(build, assignment))
+    checks.append(_chipset_check(build, assignment))
+    if build.gpu_count > 1:
+        checks.append(p2p_check(build))
+    return tuple(checks)
+
+
+def _m2_check(build: Build, assignment: PcieAssignment) -> Check:
+    numbers: dict[str, float | str] = {
+        "drives": len(m2_nvme_drives(build)),
+        "m2_slots": len(build.motherboard.m2_slots),
+        "placed": len(assignment.drive_links),
+        "unplaced": ", ".join(assignment.drives_unplaced),
+    }
+    if assignment.drives_unplaced:
+        return Check(id="pcie.m2", severity="fail", reason="drive_no_m2_slot", numbers=numbers)
+    return Check(id="pcie.m2", severity="pass", reason="drives_placed", numbers=numbers)
+
+
+def _chipset_check(build: Build, assignment: PcieAssignment) -> Check:
+    """Devices behind the chipset share its uplink to the CPU."""
+    board = build.motherboard
+    gpus = [g for g in assignment.gpu_links if g.attached_to == "chipset"]
+    drives = [d for d in assignment.drive_links if d.attached_to == "chipset"]
+    numbers: dict[str, float | str] = {
+        "chipset_gpus": len(gpus),
+        "chipset_drives": len(drives),
+        "devices_gb_s": round(sum(d.bandwidth_gb_s for d in (*gpus, *drives)), 2),
+    }
+    cid = "pcie.chipset"
+    if not gpus and not drives:
+        return Check(id=cid, severity="pass", reason="nothing_on_chipset", numbers=numbers)
+    if board.chipset_uplink_gen is None or board.chipset_uplink_lanes is None:
+        return Check(
+            id=cid,
+            severity="warn" if gpus else "info",
+            reason="chipset_uplink_unknown",
+            numbers=numbers,
+        )
+    uplink = link_bandwidth_gb_s(board.chipset_uplink_gen, board.chipset_uplink_lanes)
+    numbers |= {
+        "uplink_gen": board.chipset_uplink_gen,
+        "uplink_lanes": board.chipset_uplink_lanes,
+        "uplink_gb_s": round(uplink, 2),
+    }
+    if gpus:
+        return Check(id=cid, severity="warn", reason="gpu_shares_chipset_uplink", numbers=numbers)
+    if float(numbers["devices_gb_s"]) > uplink:
+        return Check(id=cid, severity="info", reason="chipset_uplink_shared", numbers=numbers)
+    return Check(id=cid, severity="pass", reason="chipset_uplink_enough", numbers=numbers)
+
+
+def p2p_check(build: Build) -> Check:
+    """GPU-to-GPU path: NVLink bridges or fabric, else PCIe peer-to-peer on the stock driver.
+
+    Source: shared/data/hardware/pcie_interconnect.md §3 (per-GPU P2P evidence).
+    """
+    gpu, count = build.gpu, build.gpu_count
+    numbers: dict[str, float | str] = {
+        "gpus": count,
+        "bridges": build.nvlink_bridges,
+        "p2p_pcie": gpu.p2p_pcie,
+    }
+    if gpu.nvlink_gb_s is not None:
+        numbers["nvlink_gb_s"] = gpu.nvlink_gb_s
+    if gpu.nvlink_topology == "nvswitch":
+        return Check(id="pcie.p2p", severity="pass", reason="nvlink_fabric", numbers=numbers)
+    if gpu.nvlink_topology == "bridge_pair":
+        pairs = count // 2
+        if build.nvlink_bridges == pairs and count % 2 == 0:
+            return Check(
+                id="pcie.p2p", severity="pass", reason="nvlink_all_paired", numbers=numbers
+            )
+        numbers["pairs"] = pairs
+        return Check(
+            id="pcie.p2p",
+            severity="warn",
+            reason="nvlink_bridges_missing",
+            numbers=numbers,
+            fix=Fix(
+                code="add_nvlink_bridges",
+                change={"nvlink_bridges": pairs},
+                numbers={"bridges": pairs},
+            ),
+        )
+    if gpu.p2p_pcie == "yes":
+        return Check(id="pcie.p2p", severity="pass", reason="p2p_over_pcie", numbers=numbers)
+    if gpu.p2p_pcie == "no":
+        return Check(id="pcie.p2p", severity="warn", reason="no_p2p", numbers=numbers)
+    return Check(id="pcie.p2p", severity="info", reason="p2p_unknown", numbers=numbers)

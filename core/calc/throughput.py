@@ -62,6 +62,32 @@ class GpuStep(NamedTuple):
     mode: ComputeMode
 
 
+def _is_geforce(gpu: GPU) -> bool:
+    return any("geforce" in n.lower() for n in (gpu.name, *gpu.aliases))
+
+
+def fp16_tensor_peak(gpu: GPU) -> float | None:
+    """Dense FP16 tensor TFLOPS with FP32 accumulate (what AMP training uses).
+
+    When the catalog lacks it: GeForce boards run FP32-accumulate at half the
+    FP16-accumulate rate, and Turing INT8 runs at twice the FP16-accumulate rate;
+    a full-rate Volta/Turing board without any tensor figure gets 8 x FP32.
+    Source: NVIDIA Turing architecture whitepaper (2018), Table 1 footnotes;
+    NVIDIA GA102 whitepaper Appendix A (FP16 tensor with FP16 vs FP32 accumulate).
+    """
+    tensor = gpu.tensor_tflops
+    if tensor.fp16:
+        return tensor.fp16
+    halve = 0.5 if _is_geforce(gpu) else 1.0
+    if tensor.fp16_acc16:
+        return tensor.fp16_acc16 * halve
+    if gpu.architecture == "turing" and tensor.int8_tops:
+        return tensor.int8_tops / 2.0 * halve
+    if gpu.architecture in ("volta", "turing") and gpu.fp32_tflops:
+        return gpu.fp32_tflops * 8.0 * halve
+    return None
+
+
 def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMode:
     """What the matmul units run for a requested precision on this architecture.
 
@@ -75,7 +101,7 @@ def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMo
     req = requested.lower().replace("-amp", "").replace("amp", "fp16")
 
     def half(note: PrecisionNote, prec: ComputePrecision = "fp16") -> ComputeMode:
-        peak = (tensor.bf16 if prec == "bf16" else None) or tensor.fp16
+        peak = (tensor.bf16 if prec == "bf16" else None) or fp16_tensor_peak(gpu)
         if arch in _TENSOR_ARCHS and peak:
             return ComputeMode(prec, note, peak * 1e12, True, 2.0, 2.0)
         return ComputeMode("fp32", "no_tensor_cores_fp32", fp32_peak, False, 2.0, 4.0)
@@ -157,7 +183,9 @@ def gpu_step_time(
         if passes > 1.0
         else 0.0
     )
-    launch_s = (passes / 3.0) * profile.launch_groups * c.launch_s_per_layer_step
+    launch_s = (passes / 3.0) * (
+        profile.layers * c.launch_s_per_layer + profile.host_loop_steps * c.launch_s_per_loop_step
+    )
     device_s = matmul_s + attention_s + recurrent_s + elementwise_s + optimizer_s
     step_flops = passes * batch * profile.forward_flops
     return GpuStep(

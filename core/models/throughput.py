@@ -64,9 +64,8 @@ class WorkProfile(Frozen):
     recurrent_steps: NonNeg = 0.0
     """Sequential timesteps of the recurrent layers per step (0 without recurrence)."""
     layers: Annotated[int, Field(ge=1)] = 1
-    launch_groups: Positive = 1.0
-    """Layer-sized groups of kernels the host launches per forward pass: the layer count,
-    plus layers x timesteps for a recurrence stepped from Python (autoregressive decoder)."""
+    host_loop_steps: NonNeg = 0.0
+    """Timesteps of a recurrence stepped one by one from Python (autoregressive decoder)."""
     pass_factor: Positive = 3.0
     """FLOPs of one step over forward FLOPs: 3 for training, 2 for LoRA, 1 for inference."""
     requested_precision: str = "fp16"

@@ -158,7 +158,6 @@ def test_generated_documents_load_or_raise_our_error(document: dict, header: boo
 
 @settings(max_examples=100)
 @given(
-    st.integers(0, 5),
     st.sampled_from(["gpu_count", "memory_kits", "psu_count", "nvlink_bridges"]),
     json_values,
 )

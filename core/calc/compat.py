@@ -1,0 +1,232 @@
+"""Compatibility: CPU socket, memory type and DIMM kind, DIMM count and capacity, ECC,
+GPU power connectors against the PSU.
+
+Sources: PCI Express CEM — 150 W per 8-pin auxiliary connector and up to
+600 W per 12VHPWR/12V-2x6 connector, so a 16-pin adapter needs
+⌈power per connector ÷ 150 W⌉ 8-pin cables; 12V-2x6 is the revised 12VHPWR
+and mates with the same cables. A 6-pin GPU socket takes a 6+2-pin cable.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.catalog.catalog import Catalog, normalise_name
+from core.models.build import Build
+from core.models.checks import Check, Fix
+from core.models.parts import CPU, PSU, MemoryKit, Motherboard, Part
+
+EIGHT_PIN_W = 150.0
+SIXTEEN_PIN_MAX_W = 600.0
+_SIXTEEN = ("12vhpwr", "12v_2x6")
+
+
+def price_key(part: Part) -> float:
+    return part.price.usd if part.price.usd is not None else math.inf
+
+
+def same_socket(cpu: CPU, board: Motherboard) -> bool:
+    return normalise_name(cpu.socket) == normalise_name(board.socket)
+
+
+def memory_fits(memory: MemoryKit, cpu: CPU, board: Motherboard) -> bool:
+    """Memory type and DIMM kind supported by both the CPU and the board."""
+    return (
+        memory.memory_type == board.memory_type
+        and memory.memory_type in cpu.memory_types
+        and memory.dimm_type in board.dimm_types
+        and memory.dimm_type in cpu.dimm_types
+    )
+
+
+def pick_memory(build: Build, cpu: CPU, board: Motherboard, catalog: Catalog) -> Fix | None:
+    """The cheapest single catalog kit that fits the platform with at least the build's capacity."""
+    kits = [
+        k
+        for k in catalog.parts("memory")
+        if isinstance(k, MemoryKit)
+        and memory_fits(k, cpu, board)
+        and k.modules <= board.memory_slots
+        and k.capacity_gb >= build.memory_gb
+    ]
+    if not kits:
+        return None
+    kit = min(kits, key=lambda k: (k.capacity_gb, price_key(k)))
+    return Fix(
+        code="use_memory",
+        change={"memory": kit.id, "memory_kits": 1},
+        numbers={"capacity_gb": kit.capacity_gb, "modules": kit.modules},
+    )
+
+
+def pick_board(build: Build, catalog: Catalog) -> Fix | None:
+    """A catalog board for the build's CPU and memory: most x16 slots, then cheapest."""
+    boards = [
+        b
+        for b in catalog.parts("motherboard")
+        if isinstance(b, Motherboard)
+        and same_socket(build.cpu, b)
+        and b.memory_type in build.cpu.memory_types
+    ]
+    if not boards:
+        return None
+    board = min(
+        boards,
+        key=lambda b: (
+            not memory_fits(build.memory, build.cpu, b),
+            -sum(s.physical_lanes == 16 for s in b.pcie_slots),
+            price_key(b),
+        ),
+    )
+    return Fix(code="use_board", change={"motherboard": board.id}, numbers={"socket": board.socket})
+
+
+def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float]:
+    """GPU power cables needed and available; missing 16-pin ones count as 8-pin adapters."""
+    gpu, n = build.gpu, build.gpu_count
+    need16 = n * sum(gpu.power_connectors.get(c, 0) for c in _SIXTEEN)
+    have16 = psu_count * sum(psu.connectors.get(c, 0) for c in _SIXTEEN)
+    per16 = sum(gpu.power_connectors.get(c, 0) for c in _SIXTEEN)
+    watts16 = (gpu.board_power_w / per16) if gpu.board_power_w and per16 else SIXTEEN_PIN_MAX_W
+    per_adapter = max(2, math.ceil(watts16 / EIGHT_PIN_W))
+    adapters = max(0, need16 - have16)
+    need8 = n * gpu.power_connectors.get("pcie_8pin", 0) + adapters * per_adapter
+    need6 = n * gpu.power_connectors.get("pcie_6pin", 0)
+    have8 = psu_count * psu.connectors.get("pcie_8pin", 0)
+    have6 = psu_count * psu.connectors.get("pcie_6pin", 0)
+    return {
+        "need_16pin": need16,
+        "have_16pin": have16,
+        "adapters": adapters,
+        "eight_pin_per_adapter": per_adapter,
+        "need_8pin": need8,
+        "have_8pin": have8,
+        "need_6pin": need6,
+        "have_6pin": have6,
+        "short_8pin": max(0, need8 + max(0, need6 - have6) - have8),
+    }
+
+
+def connectors_ok(build: Build, psu: PSU, psu_count: int) -> bool:
+    return connector_needs(build, psu, psu_count)["short_8pin"] == 0
+
+
+def power_connector_check(build: Build, fix: Fix | None) -> Check:
+    """GPU power connectors against the PSU's cables; ``fix`` is the PSU the caller picked."""
+    cid = "compat.power_connectors"
+    if build.psu is None:
+        return Check(id=cid, severity="info", reason="psu_not_chosen")
+    if not build.gpu.power_connectors:
+        if build.gpu.form_factor != "pcie":
+            return Check(id=cid, severity="info", reason="gpu_powered_by_baseboard")
+        return Check(id=cid, severity="info", reason="gpu_connectors_unknown")
+    needs = connector_needs(build, build.psu, build.psu_count)
+    numbers: dict[str, float | str] = dict(needs)
+    if needs["short_8pin"] > 0:
+        return Check(id=cid, severity="fail", reason="connectors_short", numbers=numbers, fix=fix)
+    if needs["adapters"] > 0:
+        return Check(id=cid, severity="warn", reason="connectors_via_adapter", numbers=numbers)
+    return Check(id=cid, severity="pass", reason="connectors_native", numbers=numbers)
+
+
+def compat_checks(build: Build, catalog: Catalog | None = None) -> tuple[Check, ...]:
+    """Socket, memory type, DIMM kind and count, capacity, ECC (connectors: see above)."""
+    cpu, board, memory = build.cpu, build.motherboard, build.memory
+    checks: list[Check] = []
+    socket_numbers: dict[str, float | str] = {
+        "cpu_socket": cpu.socket,
+        "board_socket": board.socket,
+    }
+    if same_socket(cpu, board):
+        checks.append(
+            Check(
+                id="compat.socket", severity="pass", reason="socket_match", numbers=socket_numbers
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                id="compat.socket",
+                severity="fail",
+                reason="socket_mismatch",
+                numbers=socket_numbers,
+                fix=pick_board(build, catalog) if catalog else None,
+            )
+        )
+    memory_fix = pick_memory(build, cpu, board, catalog) if catalog else None
+    type_numbers: dict[str, float | str] = {
+        "memory_type": memory.memory_type,
+        "board_memory_type": board.memory_type,
+        "cpu_memory_types": "/".join(cpu.memory_types),
+    }
+    type_ok = memory.memory_type == board.memory_type and memory.memory_type in cpu.memory_types
+    checks.append(
+        Check(
+            id="compat.memory_type",
+            severity="pass" if type_ok else "fail",
+            reason="memory_type_match" if type_ok else "memory_type_mismatch",
+            numbers=type_numbers,
+            fix=None if type_ok else memory_fix,
+        )
+    )
+    kind_numbers: dict[str, float | str] = {
+        "dimm_type": memory.dimm_type,
+        "board_dimm_types": "/".join(board.dimm_types),
+        "cpu_dimm_types": "/".join(cpu.dimm_types),
+    }
+    kind_ok = memory.dimm_type in board.dimm_types and memory.dimm_type in cpu.dimm_types
+    checks.append(
+        Check(
+            id="compat.dimm_type",
+            severity="pass" if kind_ok else "fail",
+            reason="dimm_type_supported" if kind_ok else "dimm_type_unsupported",
+            numbers=kind_numbers,
+            fix=None if kind_ok else memory_fix,
+        )
+    )
+    count_numbers: dict[str, float | str] = {"dimms": build.dimm_count, "slots": board.memory_slots}
+    count_ok = build.dimm_count <= board.memory_slots
+    checks.append(
+        Check(
+            id="compat.dimm_count",
+            severity="pass" if count_ok else "fail",
+            reason="dimms_fit" if count_ok else "too_many_dimms",
+            numbers=count_numbers,
+            fix=None if count_ok else memory_fix,
+        )
+    )
+    checks.append(_capacity_check(build))
+    checks.append(_ecc_check(build))
+    return tuple(checks)
+
+
+def _capacity_check(build: Build) -> Check:
+    limits = [v for v in (build.motherboard.max_memory_gb, build.cpu.max_memory_gb) if v]
+    cid = "compat.memory_capacity"
+    if not limits:
+        return Check(
+            id=cid,
+            severity="info",
+            reason="max_memory_unknown",
+            numbers={"memory_gb": build.memory_gb},
+        )
+    numbers: dict[str, float | str] = {"memory_gb": build.memory_gb, "max_memory_gb": min(limits)}
+    if build.memory_gb > min(limits):
+        return Check(id=cid, severity="fail", reason="memory_over_max", numbers=numbers)
+    return Check(id=cid, severity="pass", reason="memory_within_max", numbers=numbers)
+
+
+def _ecc_check(build: Build) -> Check:
+    cid = "compat.ecc"
+    if not build.memory.ecc:
+        return Check(id=cid, severity="info", reason="ecc_not_used")
+    if build.cpu.ecc is None:
+        return Check(id=cid, severity="info", reason="cpu_ecc_unknown")
+    if not build.cpu.ecc:
+        return Check(
+            id=cid,
+            severity="warn",
+            reason="ecc_not_supported_by_cpu",
+            numbers={"cpu": build.cpu.name},
+        )
+    return Check(id=cid, severity="pass", reason="ecc_active")

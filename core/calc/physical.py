@@ -1,0 +1,225 @@
+"""Physical fit and cooling: GPU modules vs PCIe boards, slot widths vs board and case,
+card length vs case, open-air cards packed without a gap.
+
+Sources: blower-style cards are recommended for 3- and 4-GPU workstations and
+the RTX 3090 FE takes 3 slots (Lambda blog, RTX 30xx hardware deep dive);
+consumer RTX 4080/4090 cards are unsuitable beyond 2 GPUs because of cooling and
+size (Puget Systems hardware recommendations, copy at sipoch.com); 4× RTX 3090
+at 80 % power kept > 95 % performance (Puget Systems Labs). SXM and OAM modules
+need a vendor baseboard, not a PCIe slot.
+"""
+
+from __future__ import annotations
+
+from core.calc.compat import price_key
+from core.calc.pcie import gpu_slot_width, gpu_slots
+from core.calc.power import power_limit_throughput_factor
+from core.catalog.catalog import Catalog, normalise_name
+from core.models.build import Build
+from core.models.checks import Check, Fix, Number
+from core.models.parts import GPU, Case
+from core.models.pcie import PcieAssignment
+
+COOLING_LIMIT_FRACTION = 0.8
+"""Power limit suggested for packed open-air cards: Puget's 280 W of 350 W."""
+
+
+def _pick_case(build: Build, slots_needed: int, catalog: Catalog) -> Fix | None:
+    form = normalise_name(build.motherboard.form_factor)
+    length = build.gpu.length_mm
+    cases = [
+        c
+        for c in catalog.parts("case")
+        if isinstance(c, Case)
+        and form in {normalise_name(f) for f in c.motherboard_form_factors}
+        and c.expansion_slots >= slots_needed
+        and (length is None or (c.max_gpu_length_mm or 0) >= length)
+    ]
+    if not cases:
+        return None
+    case = min(cases, key=price_key)
+    return Fix(
+        code="use_case",
+        change={"case": case.id},
+        numbers={"expansion_slots": case.expansion_slots},
+    )
+
+
+def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | None:
+    """A PCIe card with at least this GPU's VRAM (and the given cooler), same vendor, cheapest."""
+    gpus = [
+        g
+        for g in catalog.parts("gpu")
+        if isinstance(g, GPU)
+        and g.form_factor == "pcie"
+        and g.vendor == build.gpu.vendor
+        and g.vram_gb >= build.gpu.vram_gb
+        and (cooler is None or g.cooler == cooler)
+        and g.id != build.gpu.id
+    ]
+    same_chip = [g for g in gpus if build.gpu.chip and g.chip == build.gpu.chip]
+    pool = same_chip or gpus
+    if not pool:
+        return None
+    gpu = min(pool, key=lambda g: (g.vram_gb, price_key(g)))
+    code = "use_blower_gpu" if cooler == "blower" else "use_pcie_gpu"
+    return Fix(code=code, change={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb})
+
+
+def physical_checks(
+    build: Build, assignment: PcieAssignment, catalog: Catalog | None = None
+) -> tuple[Check, ...]:
+    """Form factor, slot room on board and case, board in case, card length, spacing."""
+    gpu = build.gpu
+    if gpu.form_factor != "pcie":
+        fix = _pick_gpu(build, catalog, cooler=None) if catalog else None
+        return (
+            Check(
+                id="physical.form_factor",
+                severity="fail",
+                reason="module_needs_baseboard",
+                numbers={"form_factor": gpu.form_factor, "gpus": build.gpu_count},
+                fix=fix,
+            ),
+        )
+    checks = [Check(id="physical.form_factor", severity="pass", reason="pcie_card")]
+    width = gpu_slot_width(build)
+    if gpu.slot_width is None:
+        checks.append(Check(id="physical.slot_width", severity="info", reason="slot_width_unknown"))
+    board_numbers: dict[str, Number] = {
+        "gpus": build.gpu_count,
+        "slot_width": width,
+        "x16_slots": len(gpu_slots(build.motherboard)),
+        "fitting": assignment.gpus_fitting_geometry,
+    }
+    if assignment.gpus_fitting_geometry < build.gpu_count:
+        checks.append(
+            Check(
+                id="physical.board_slots",
+                severity="fail",
+                reason="gpus_do_not_fit_board",
+                numbers=board_numbers,
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                id="physical.board_slots",
+                severity="pass",
+                reason="gpus_fit_board",
+                numbers=board_numbers,
+            )
+        )
+    checks += _case_checks(build, assignment, width, catalog)
+    checks.append(_cooling_check(build, assignment, width, catalog))
+    return tuple(checks)
+
+
+def _case_checks(
+    build: Build, assignment: PcieAssignment, width: int, catalog: Catalog | None
+) -> list[Check]:
+    case = build.case
+    if case is None:
+        return [Check(id="physical.case", severity="info", reason="no_case")]
+    needed = max((g.position + width - 1 for g in assignment.gpu_links), default=0)
+    fix = _pick_case(build, needed, catalog) if catalog else None
+    checks: list[Check] = []
+    forms = {normalise_name(f) for f in case.motherboard_form_factors}
+    board_numbers: dict[str, Number] = {
+        "board_form_factor": build.motherboard.form_factor,
+        "case_form_factors": "/".join(case.motherboard_form_factors),
+    }
+    if normalise_name(build.motherboard.form_factor) in forms:
+        checks.append(
+            Check(
+                id="physical.case_board",
+                severity="pass",
+                reason="board_fits_case",
+                numbers=board_numbers,
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                id="physical.case_board",
+                severity="fail",
+                reason="board_not_in_case",
+                numbers=board_numbers,
+                fix=fix,
+            )
+        )
+    slot_numbers: dict[str, Number] = {"needed": needed, "case_slots": case.expansion_slots}
+    if needed > case.expansion_slots:
+        checks.append(
+            Check(
+                id="physical.case_slots",
+                severity="fail",
+                reason="case_slots_short",
+                numbers=slot_numbers,
+                fix=fix,
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                id="physical.case_slots",
+                severity="pass",
+                reason="case_slots_enough",
+                numbers=slot_numbers,
+            )
+        )
+    length, room = build.gpu.length_mm, case.max_gpu_length_mm
+    if length is None or room is None:
+        checks.append(
+            Check(
+                id="physical.gpu_length",
+                severity="info",
+                reason="gpu_length_unknown",
+                numbers={"length_mm": length or "unknown", "max_mm": room or "unknown"},
+            )
+        )
+    else:
+        ok = length <= room
+        checks.append(
+            Check(
+                id="physical.gpu_length",
+                severity="pass" if ok else "fail",
+                reason="gpu_length_fits" if ok else "gpu_too_long",
+                numbers={"length_mm": length, "max_mm": room},
+                fix=None if ok else fix,
+            )
+        )
+    return checks
+
+
+def _cooling_check(
+    build: Build, assignment: PcieAssignment, width: int, catalog: Catalog | None
+) -> Check:
+    gpu, cid = build.gpu, "physical.cooling"
+    positions = [g.position for g in assignment.gpu_links]
+    gaps = [b - (a + width) for a, b in zip(positions, positions[1:], strict=False)]
+    numbers: dict[str, Number] = {"gpus": build.gpu_count, "cooler": gpu.cooler or "unknown"}
+    if gaps:
+        numbers["min_gap_slots"] = min(gaps)
+    if gpu.cooler is None:
+        return Check(id=cid, severity="info", reason="cooler_unknown", numbers=numbers)
+    if gpu.cooler == "passive":
+        return Check(id=cid, severity="info", reason="passive_needs_airflow", numbers=numbers)
+    if gpu.cooler != "open-air" or build.gpu_count == 1:
+        return Check(id=cid, severity="pass", reason="cooling_ok", numbers=numbers)
+    packed = bool(gaps) and min(gaps) <= 0
+    if not packed and build.gpu_count < 3:
+        return Check(id=cid, severity="pass", reason="open_air_spaced", numbers=numbers)
+    fix = _pick_gpu(build, catalog, cooler="blower") if catalog else None
+    if fix is None and gpu.board_power_w is not None:
+        limit = round(gpu.board_power_w * COOLING_LIMIT_FRACTION)
+        fix = Fix(
+            code="power_limit_for_cooling",
+            change={"gpu_power_limit_w": limit},
+            numbers={
+                "limit_w": limit,
+                "throughput_pct": round(100 * power_limit_throughput_factor(gpu, limit), 1),
+            },
+        )
+    reason = "open_air_no_gap" if packed else "open_air_many"
+    return Check(id=cid, severity="warn", reason=reason, numbers=numbers, fix=fix)

@@ -1,0 +1,142 @@
+"""Adapter: a ``Workload`` (preset architecture + run settings) -> a flat ``WorkProfile``.
+
+All knowledge of the shape of ``core.models.workload`` lives here, so the
+throughput, host-I/O and scaling models only ever see ``WorkProfile``.
+
+Sources:
+- Training step = 3 x forward FLOPs; LoRA/QLoRA skip the base weight
+  gradients, 2 x forward. Source: Kaplan et al. 2020 sec. 2.1; Hu et al. 2021
+  "LoRA" (arXiv:2106.09685) sec. 4 (no gradients for frozen weights).
+- Optimizer step traffic per parameter (fp32 state): Adam/AdamW read param, grad,
+  m, v and write param, m, v = 7 x 4 B; SGD with momentum 5 x 4 B; 8-bit Adam
+  keeps m, v in 1 B each. Source: Kingma & Ba 2015 (Adam update); Dettmers et
+  al. 2022 "8-bit Optimizers via Block-wise Quantization" (arXiv:2110.02861).
+- Gradients are all-reduced in fp32 under automatic mixed precision (fp32
+  master weights). Source: Micikevicius et al. 2018 "Mixed Precision Training"
+  sec. 3.1; PyTorch DDP with torch.cuda.amp.
+"""
+
+from __future__ import annotations
+
+from core.models.throughput import WorkProfile
+from core.models.workload import Architecture, Workload
+
+_OPTIMIZER_BYTES = {"sgd": 20.0, "adam": 28.0, "adamw": 28.0, "adafactor": 16.0, "adam8bit": 16.0}
+_DEFAULT_LAYERS = {"cnn": 50, "flow": 96, "diffusion_unet": 60, "rnn": 8}
+"""Kernel-launch groups for nets whose preset gives no layer count (ResNet-50: 50 conv
+layers; WaveGlow: 12 flows x 8 WaveNet layers)."""
+
+
+def _layers(arch: Architecture) -> int:
+    if arch.layers is not None and arch.kind not in ("cnn", "flow", "diffusion_unet"):
+        return arch.layers * (2 if arch.kind == "encoder_decoder" else 1)
+    return arch.layers or _DEFAULT_LAYERS.get(arch.kind, 24)
+
+
+def _lora_trainable(workload: Workload) -> float:
+    arch = workload.architecture
+    lora = workload.lora_settings
+    hidden = arch.hidden_size or 1
+    ffn = arch.ffn_hidden_size or 4 * hidden
+    per_layer = 0
+    for target in lora.targets:
+        d_out = ffn if target in ("gate", "up") else hidden
+        d_in = ffn if target == "down" else hidden
+        per_layer += lora.rank * (d_in + d_out)
+    return float(per_layer * (arch.layers or 1))
+
+
+def profile_from_workload(workload: Workload) -> WorkProfile:
+    """Flatten a ``Workload`` into the numbers the performance model uses.
+
+    Per-sample FLOPs and activation counts are the preset's at its default
+    sequence length; a different ``seq_len`` scales the linear parts by s and the
+    attention part by s^2.
+    """
+    arch = workload.architecture
+    mix = arch.op_mix
+    if mix is not None:
+        matmul, attention = mix.matmul_conv_flops, mix.attention_flops
+        recurrent, elementwise = mix.recurrent_flops, mix.elementwise_flops
+    else:
+        matmul = arch.forward_flops_per_sample or 2.0 * (arch.params_active or arch.params_total)
+        attention = recurrent = elementwise = 0.0
+    activations = arch.activation_elements_per_sample or 0.0
+    items = arch.unit_items_per_sample
+    default_seq = arch.default_seq_len
+    seq = workload.seq_len or default_seq
+    if seq is not None and default_seq and seq != default_seq:
+        ratio = seq / default_seq
+        matmul, recurrent, elementwise, activations = (
+            matmul * ratio,
+            recurrent * ratio,
+            elementwise * ratio,
+            activations * ratio,
+        )
+        attention *= ratio * ratio
+        if arch.throughput_unit == "tokens/s" or items == default_seq:
+            items *= ratio
+    if workload.task == "inference" and workload.generated_len:
+        # Decode re-reads the weights per token; the roofline below sees it as
+        # one forward of the prompt plus generated tokens.
+        items = float(workload.tokens_per_sequence)
+
+    recurrent_steps = float(seq or 0) if recurrent > 0 else 0.0
+    # A recurrence whose output unit is produced one per timestep (an autoregressive
+    # decoder such as Tacotron 2's) is stepped from Python, one kernel chain per step;
+    # a seq2seq encoder/decoder trained with teacher forcing runs fused cuDNN kernels.
+    host_loop = recurrent_steps if (recurrent_steps and items == float(seq or 0)) else 0.0
+
+    if workload.task == "inference":
+        pass_factor, trainable = 1.0, 0.0
+    elif workload.task in ("lora", "qlora"):
+        pass_factor, trainable = 2.0, _lora_trainable(workload)
+    else:
+        pass_factor, trainable = 3.0, float(arch.params_total)
+
+    target = workload.target
+    return WorkProfile(
+        name=workload.name,
+        unit=arch.throughput_unit,
+        items_per_sample=items,
+        params_total=float(arch.params_total),
+        params_trainable=trainable,
+        matmul_flops=matmul,
+        attention_flops=attention,
+        recurrent_flops=recurrent,
+        elementwise_flops=elementwise,
+        activation_elements=activations,
+        recurrent_steps=recurrent_steps,
+        layers=_layers(arch),
+        host_loop_steps=host_loop,
+        pass_factor=pass_factor,
+        requested_precision=workload.precision,
+        batch_per_gpu=workload.batch_size,
+        optimizer_bytes_per_param=_OPTIMIZER_BYTES[workload.optimizer],
+        grad_bytes_per_param=4.0,
+        parallelism=workload.parallelism,
+        tp_degree=workload.tp_degree,
+        hidden_size=arch.hidden_size,
+        seq_len=seq,
+        input_kind=arch.input_kind,
+        input_bytes_per_sample=(
+            workload.bytes_per_sample
+            if workload.bytes_per_sample is not None
+            else arch.input_bytes_per_sample or 0.0
+        ),
+        dataset_samples=workload.dataset_samples,
+        target_epochs=target.epochs if target else None,
+        target_tokens=target.tokens if target else None,
+    )
+
+
+def with_run(profile: WorkProfile, *, batch: int | None = None, precision: str | None = None) -> (
+    WorkProfile
+):
+    """The same profile with another per-GPU batch or precision (both plain fields)."""
+    update: dict[str, object] = {}
+    if batch is not None:
+        update["batch_per_gpu"] = batch
+    if precision is not None:
+        update["requested_precision"] = precision
+    return profile.model_copy(update=update) if update else profile

@@ -1,0 +1,83 @@
+"""Ranked fixes for a workload that does not fit: each a code, the changed settings and the result.
+
+Every candidate is re-evaluated with ``vram_breakdown`` (same formulas, same sources);
+fixes that fit come first, then by the order of ``_CANDIDATES`` (least disruptive
+first: training recipe changes before model changes before hardware changes), then by
+memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.calc.vram import VramFix, max_batch_size, vram_breakdown
+from core.errors import InvalidWorkload
+from core.models.workload import LoraSettings, Workload
+
+
+def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], int]]:
+    """(code, changes, gpu_count) in preference order; only those that differ from ``w``."""
+    out: list[tuple[str, dict[str, Any], int]] = []
+    arch = w.architecture
+    if w.trains and arch.is_transformer:
+        if w.checkpointing == "none" and arch.attention_impl == "eager":
+            out.append(("checkpointing_selective", {"checkpointing": "selective"}, gpu_count))
+        if w.checkpointing != "full":
+            out.append(("checkpointing_full", {"checkpointing": "full"}, gpu_count))
+    if w.trains and w.precision in ("fp32", "tf32"):
+        out.append(("mixed_precision", {"precision": "bf16"}, gpu_count))
+    if w.trains and w.optimizer in ("adam", "adamw", "sgd", "adafactor"):
+        out.append(("optimizer_8bit", {"optimizer": "adam8bit"}, gpu_count))
+    if gpu_count > 1 and w.parallelism in ("data", "independent", "zero1", "zero2") and w.trains:
+        for stage in ("zero2", "zero3"):
+            if stage != w.parallelism:
+                out.append((stage, {"parallelism": stage}, gpu_count))
+    if gpu_count > 1 and arch.is_transformer and w.tp_degree == 1 and arch.heads:
+        tp = gpu_count if arch.heads % gpu_count == 0 else 1
+        if tp > 1:
+            parallel = "data" if w.parallelism == "independent" else w.parallelism
+            out.append(("tensor_parallel", {"tp_degree": tp, "parallelism": parallel}, gpu_count))
+    if w.task == "training" and arch.is_transformer:
+        out.append(("lora", {"task": "lora", "lora": LoraSettings(rank=16)}, gpu_count))
+    if w.task in ("training", "lora") and arch.is_transformer:
+        precision = w.precision if w.precision in ("fp16", "bf16") else "bf16"
+        out.append(("qlora", {"task": "qlora", "precision": precision, "lora": None, "optimizer": "adamw"}, gpu_count))
+    if w.task == "inference":
+        for precision in ("int8", "int4"):
+            if w.precision not in ("int4", precision):
+                out.append((f"quantize_{precision}", {"precision": precision}, gpu_count))
+    if w.trains and w.parallelism in ("zero2", "zero3", "fsdp") and not w.cpu_offload:
+        out.append(("cpu_offload", {"cpu_offload": True}, gpu_count))
+    if w.trains and w.parallelism != "independent":
+        for more in (2, 4, 8):
+            if more > gpu_count:
+                out.append(("add_gpus_zero3", {"gpu_count": more, "parallelism": "zero3"}, more))
+                break
+    return out
+
+
+def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tuple[VramFix, ...]:
+    """Ranked fixes; the first entry may be ``reduce_batch`` when a smaller batch fits."""
+    current = vram_breakdown(workload, gpu_count).total_gib
+    fixes: list[tuple[int, VramFix]] = []
+    best_batch = max_batch_size(workload, gpu_count, capacity_gib)
+    if 1 <= best_batch < workload.batch_size:
+        total = vram_breakdown(workload.model_copy(update={"batch_size": best_batch}), gpu_count).total_gib
+        fixes.append((-1, VramFix(code="reduce_batch", changes={"batch_size": best_batch}, total_gib=total, fits=True)))
+    for rank, (code, changes, gpus) in enumerate(_candidates(workload, gpu_count)):
+        update = {k: v for k, v in changes.items() if k != "gpu_count"}
+        try:
+            candidate = Workload.model_validate(workload.model_dump() | update)
+            total = vram_breakdown(candidate, gpus).total_gib
+        except (ValidationError, InvalidWorkload):
+            continue
+        if total >= current:
+            continue
+        shown = {k: (v.rank if isinstance(v, LoraSettings) else v) for k, v in changes.items() if v is not None}
+        if code == "lora":
+            shown = {"task": "lora", "lora_rank": 16}
+        fixes.append((rank, VramFix(code=code, changes=shown, total_gib=total, fits=total <= capacity_gib)))
+    fixes.sort(key=lambda item: (not item[1].fits, item[0], item[1].total_gib))
+    return tuple(fix for _, fix in fixes)

@@ -1,0 +1,238 @@
+"""Byte counts behind the VRAM model, one function per component (pure; bytes, not GiB)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from core.errors import InvalidWorkload
+from core.models.workload import Architecture, Workload
+
+GIB = float(2**30)
+FRAMEWORK_GIB = 1.3e9 / GIB
+"""CUDA context + framework kernels: "the kernels alone take up 1.3GB of GPU memory"
+(Hugging Face Transformers docs, model_memory_anatomy.md)."""
+FRAGMENTATION_FRACTION = 0.20
+"""Allowance on per-step allocations: "up to an additional 20%" (accelerate
+model_size_estimator docs, citing EleutherAI)."""
+NF4_DQ_BITS = 4.127
+"""QLoRA NF4 with double quantization: 4 bits + 0.127 bits of constants per parameter
+(Dettmers et al. 2023, arXiv:2305.14314 §3)."""
+
+_MIXED = frozenset({"fp16", "bf16", "fp8"})
+_WEIGHT_BYTES = {"fp32": 4.0, "tf32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+_OPTIMIZER_BYTES = {"adam": 8.0, "adamw": 8.0, "sgd": 4.0, "adafactor": 4.0, "adam8bit": 2.0}
+"""Optimizer state per trainable parameter (HF docs model_memory_anatomy.md: AdamW 8,
+8-bit AdamW 2, SGD with momentum 4; perf_train_gpu_one.md: Adafactor "slightly more
+than 4 bytes")."""
+
+
+class ModelStates(NamedTuple):
+    weights: float
+    gradients: float
+    optimizer: float
+
+
+def act_bytes(workload: Workload) -> float:
+    """Bytes per stored activation value: 4 in fp32/tf32, else 2 (fp8 recipes keep
+    most activations in bf16; quantized inference computes in fp16)."""
+    return 4.0 if workload.precision in ("fp32", "tf32") else 2.0
+
+
+def data_parallel_degree(workload: Workload, gpu_count: int) -> int:
+    if workload.parallelism == "independent":
+        return 1
+    return gpu_count // workload.tp_degree
+
+
+def lora_params(arch: Architecture, rank: int, targets: tuple[str, ...]) -> int:
+    """Adapter parameters: r x (d_in + d_out) per targeted matrix (Hu et al. 2021, LoRA §4.1)."""
+    if not (arch.layers and arch.hidden_size and arch.heads):
+        raise InvalidWorkload("LoRA needs layers, hidden_size and heads")
+    h, hd = arch.hidden_size, arch.resolved_head_dim or 1
+    q_out, kv_out = arch.heads * hd, (arch.resolved_kv_heads or arch.heads) * hd
+    f = arch.ffn_hidden_size or 4 * h
+    experts = arch.num_experts or 1
+    dims = {
+        "q": (h, q_out),
+        "k": (h, kv_out),
+        "v": (h, kv_out),
+        "o": (q_out, h),
+        "up": (h, f),
+        "down": (f, h),
+        "gate": (h, f),
+    }
+    per_layer = 0
+    for target in targets:
+        if target == "gate" and arch.mlp != "swiglu":
+            continue
+        d_in, d_out = dims[target]
+        count = experts if target in ("up", "down", "gate") else 1
+        per_layer += count * rank * (d_in + d_out)
+    return per_layer * arch.layers
+
+
+def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
+    """Weights, gradients and optimizer state per GPU.
+
+    Source: ZeRO (arXiv:1910.02054) §5, Table 1: Pos divides optimizer state by Nd,
+    Pos+g also gradients, Pos+g+p also parameters (FSDP full shard = ZeRO-3);
+    tensor parallelism divides all by t (Megatron-LM, Shoeybi et al. 2019).
+    CPU offload moves optimizer state (and with ZeRO-2/3 gradients, with ZeRO-3
+    parameters) to host memory (ZeRO-Offload, Ren et al. 2021).
+    """
+    arch, task = workload.architecture, workload.task
+    p_total, t = float(arch.params_total), workload.tp_degree
+    dp = data_parallel_degree(workload, gpu_count)
+    mixed = workload.precision in _MIXED
+    if task == "training":
+        weights = p_total * (2.0 if mixed else 4.0)
+        trainable = p_total
+        grad_b = 2.0 if mixed else 4.0
+        opt_b = _OPTIMIZER_BYTES[workload.optimizer] + (4.0 if mixed else 0.0)
+    elif task in ("lora", "qlora"):
+        lora = workload.lora_settings
+        trainable = float(lora_params(arch, lora.rank, lora.targets))
+        dense = p_total - arch.embedding_params
+        if task == "qlora":
+            linear_b = NF4_DQ_BITS / 8.0 if lora.base_bits == 4 else 1.0
+            weights = dense * linear_b + arch.embedding_params * 2.0
+        else:
+            weights = p_total * (2.0 if mixed else 4.0)
+        weights += trainable * 4.0  # PEFT keeps adapters in fp32
+        grad_b, opt_b = 4.0, _OPTIMIZER_BYTES[workload.optimizer]
+    else:
+        quant = _WEIGHT_BYTES[workload.precision]
+        dense = p_total - arch.embedding_params
+        weights = p_total * quant
+        if workload.precision in ("fp8", "int8", "int4"):  # embeddings stay 16-bit (bitsandbytes)
+            weights = dense * quant + arch.embedding_params * 2.0
+        trainable, grad_b, opt_b = 0.0, 0.0, 0.0
+    weights /= t
+    gradients = trainable * grad_b / t
+    optimizer = trainable * opt_b / t
+    stage = workload.parallelism
+    if stage in ("zero1", "zero2", "zero3", "fsdp"):
+        optimizer /= dp
+    if stage in ("zero2", "zero3", "fsdp"):
+        gradients /= dp
+    if stage in ("zero3", "fsdp"):
+        # one gathered layer + one prefetched (DeepSpeed ZeRO-3 gathers parameters per layer)
+        working_set = 2.0 * weights / arch.layers if arch.layers and dp > 1 else 0.0
+        weights = weights / dp + working_set
+    if workload.cpu_offload:
+        optimizer = 0.0
+        if stage in ("zero2", "zero3", "fsdp"):
+            gradients = 0.0
+        if stage in ("zero3", "fsdp") or task == "inference":
+            weights = 2.0 * weights / arch.layers if arch.layers else weights
+    return ModelStates(weights, gradients, optimizer)
+
+
+def transformer_layer_activation_bytes(workload: Workload) -> float:
+    """Stored activations of one transformer layer for the whole micro-batch, per GPU.
+
+    Korthikanti et al. 2022 (arXiv:2205.05198) §4.1, restated per element: LayerNorm
+    inputs 2h, QKV input h, MLP input h (replicated under TP, 4h values) plus dropout
+    masks 2h bytes; Q, K, V, projection input (sharded over t) and the MLP interior
+    (GeLU/ReLU: 2f values; SwiGLU: 4f); softmax output a*s per token and, with dropout,
+    its mask (1 B) and output. With B = 2, f = 4h, GQA off this is the paper's
+    sbh(10 + 24/t + 5as/(ht)). Selective recompute (or flash attention) drops the a*s
+    terms; full recompute keeps the 2sbh layer input (Table 2) - the recomputed layer
+    is added once by ``activation_bytes``.
+    """
+    arch = workload.architecture
+    h, a = float(arch.hidden_size or 0), float(arch.heads or 0)
+    hd = float(arch.resolved_head_dim or 0)
+    kv = float(arch.resolved_kv_heads or 0)
+    f = float(arch.ffn_hidden_size or 4 * h)
+    s, b, t, by = float(workload.tokens_per_sequence), float(workload.batch_size), workload.tp_degree, act_bytes(workload)
+    experts = float(arch.experts_per_token or 1)
+    drop = 1.0 if arch.dropout else 0.0
+    mlp = (4.0 if arch.mlp == "swiglu" else 2.0) * f * experts
+    replicated = 4.0 * h * by + 2.0 * h * drop
+    sharded = ((2.0 * a * hd + 2.0 * kv * hd) + mlp) * by
+    per_token = replicated + sharded / t
+    attention = 0.0
+    if arch.attention_impl == "eager" and workload.checkpointing == "none":
+        attention = a * s * (by + drop * (by + 1.0)) / t
+    return s * b * (per_token + attention)
+
+
+def activation_bytes(workload: Workload) -> float:
+    """Activation memory per GPU for training, or the transient working set for inference.
+
+    Transformers: ``transformer_layer_activation_bytes`` x L, plus the output logits
+    4sbv/t bytes at 16 bit (Korthikanti et al. 2022 §4.3, scaled to the activation
+    dtype). Other nets: every forward output retained (counted
+    ``activation_elements_per_sample``), scaled linearly with sequence length or with
+    resolution squared (convolution outputs scale with pixel count).
+    """
+    arch = workload.architecture
+    by, b = act_bytes(workload), float(workload.batch_size)
+    if arch.is_transformer:
+        s = float(workload.tokens_per_sequence)
+        h, v = float(arch.hidden_size or 0), float(arch.vocab_size or 0)
+        if not workload.trains:
+            # Source: layer-by-layer inference frees activations: one layer's values plus last-token logits.
+            one = transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "selective"}))
+            return one + b * v * 4.0
+        layer = transformer_layer_activation_bytes(workload)
+        layers = float(arch.layers or 1)
+        logits = 2.0 * by * s * b * v / workload.tp_degree if arch.lm_head else 0.0
+        if workload.checkpointing == "full":
+            full_layer = transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "none"}))
+            return layers * by * s * b * h + full_layer + logits
+        return layers * layer + logits
+    elements = arch.activation_elements_per_sample
+    if elements is None:
+        raise InvalidWorkload(f"activation count of {workload.name} is unknown (not counted for this preset)")
+    if workload.checkpointing != "none":
+        raise InvalidWorkload("gradient checkpointing is modelled for transformer layers only")
+    scale = 1.0
+    if arch.image_resolution_px and workload.seq_len:
+        scale = (workload.seq_len / arch.image_resolution_px) ** 2
+    elif arch.default_seq_len and workload.seq_len:
+        scale = workload.seq_len / arch.default_seq_len
+    return elements * scale * by * b
+
+
+def kv_cache_bytes(workload: Workload) -> float:
+    """KV cache of decoder inference: 2 x L x n_kv x head_dim x (prompt + generated) x batch x bytes / t.
+
+    Source: HF docs llm_tutorial_optimization.md §3.2 (MQA/GQA store n_kv heads);
+    vLLM (arXiv:2309.06180) §3: OPT-13B needs 800 KB per token in fp16. The cache is
+    kept in 16 bit even when weights are int8/int4 (4 bytes in fp32/tf32).
+    """
+    arch = workload.architecture
+    if workload.task != "inference" or arch.kind != "decoder":
+        return 0.0
+    kv, hd, layers = arch.resolved_kv_heads or 0, arch.resolved_head_dim or 0, arch.layers or 0
+    return (
+        2.0 * layers * kv * hd * workload.tokens_per_sequence * workload.batch_size * act_bytes(workload)
+    ) / workload.tp_degree
+
+
+def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
+    """Host RAM: weights staged on the CPU while loading, pinned input buffers, offloaded state.
+
+    Each process stages its own copy of its weights in the checkpoint's 16/32-bit dtype
+    (one shared copy under ZeRO-3/FSDP); pinned buffers hold two batches per GPU
+    (PyTorch DataLoader prefetch_factor default 2); CPU offload keeps fp32 optimizer
+    state, master weights and gradients in host memory (ZeRO-Offload, Ren et al. 2021).
+    """
+    arch = workload.architecture
+    load_b = 4.0 if workload.precision in ("fp32", "tf32") else 2.0
+    copies = 1 if workload.parallelism in ("zero3", "fsdp") else gpu_count
+    staged = copies * arch.params_total * load_b / workload.tp_degree
+    pinned = 2.0 * workload.batch_size * (arch.input_bytes_per_sample or 0.0) * gpu_count
+    offload = 0.0
+    if workload.cpu_offload and workload.trains:
+        trainable = (
+            float(arch.params_total)
+            if workload.task == "training"
+            else float(lora_params(arch, workload.lora_settings.rank, workload.lora_settings.targets))
+        )
+        offload = trainable * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
+    elif workload.cpu_offload:
+        offload = arch.params_total * _WEIGHT_BYTES[workload.precision]
+    return staged + pinned + offload

@@ -1,0 +1,120 @@
+"""``rigforge memory``: per-GPU VRAM breakdown, fit verdict and ranked fixes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, get_args
+
+from core.calc.vram import VramFix, VramResult, estimate_vram
+from core.errors import InvalidWorkload
+from core.models.workload import Checkpointing, Optimizer, Parallelism, Precision, Task
+from core.workloads import find_preset, load_hf_config, make_workload
+
+NAME = "memory"
+HELP = "Will the workload fit? VRAM breakdown per GPU, the largest batch and fixes."
+
+FIX_TEXT = {
+    "reduce_batch": "batch {batch_size}",
+    "checkpointing_selective": "selective activation recomputation",
+    "checkpointing_full": "full gradient checkpointing",
+    "mixed_precision": "bf16 mixed precision",
+    "optimizer_8bit": "8-bit Adam",
+    "zero2": "ZeRO-2 over the GPUs",
+    "zero3": "ZeRO-3 over the GPUs",
+    "tensor_parallel": "tensor parallel degree {tp_degree}",
+    "lora": "LoRA r={lora_rank}",
+    "qlora": "QLoRA (4-bit NF4 base)",
+    "quantize_int8": "int8 weights",
+    "quantize_int4": "int4 weights",
+    "cpu_offload": "CPU offload of optimizer state",
+    "add_gpus_zero3": "ZeRO-3 over {gpu_count} GPUs",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workload", required=True, help="preset name or alias, or a path to config.json")
+    parser.add_argument("--task", choices=get_args(Task))
+    parser.add_argument("--precision", choices=get_args(Precision))
+    parser.add_argument("--batch", type=int, help="per-GPU micro-batch")
+    parser.add_argument("--seq-len", type=int)
+    parser.add_argument("--optimizer", choices=get_args(Optimizer))
+    parser.add_argument("--checkpointing", choices=get_args(Checkpointing))
+    parser.add_argument("--parallelism", choices=get_args(Parallelism))
+    parser.add_argument("--tp", type=int, help="tensor parallel degree")
+    parser.add_argument("--lora-rank", type=int)
+    parser.add_argument("--gpus", type=int, default=1)
+    parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
+    parser.add_argument("--json", action="store_true")
+
+
+def _gpu_vram_gib(name: str) -> float:
+    from core.catalog import load_catalog  # type: ignore[import-not-found,unused-ignore]
+
+    gpu = load_catalog().gpu(name)
+    return float(gpu.vram_gb)  # marketed GB are binary for NVIDIA/AMD (parts.GPU docs)
+
+
+def _workload(args: argparse.Namespace) -> Any:
+    settings: dict[str, Any] = {
+        "task": args.task,
+        "precision": args.precision,
+        "batch_size": args.batch,
+        "seq_len": args.seq_len,
+        "optimizer": args.optimizer,
+        "checkpointing": args.checkpointing,
+        "parallelism": args.parallelism,
+        "tp_degree": args.tp,
+    }
+    if args.lora_rank is not None:
+        settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}
+    if args.workload.endswith(".json"):
+        from core.models.workload import WorkloadPreset
+
+        arch = load_hf_config(args.workload)
+        preset = WorkloadPreset(
+            id="custom", name=args.workload, architecture=arch, sources={
+                "params_total": "counted from config.json", "forward_flops_per_sample": "Kaplan 2N + attention"})
+        return make_workload(preset, **settings)
+    return make_workload(find_preset(args.workload), **settings)
+
+
+def fix_text(fix: VramFix) -> str:
+    template = FIX_TEXT.get(fix.code, fix.code)
+    try:
+        label = template.format(**fix.changes)
+    except KeyError:
+        label = fix.code
+    return f"{label} -> {fix.total_gib:.1f} GiB, {'fits' if fix.fits else 'does not fit'}"
+
+
+def render(result: VramResult, name: str, gpu: str) -> str:
+    b = result.breakdown
+    rows = [
+        ("weights", b.weights_gib), ("gradients", b.gradients_gib), ("optimizer state", b.optimizer_gib),
+        ("activations", b.activations_gib), ("KV cache", b.kv_cache_gib),
+        ("CUDA context/framework", b.framework_gib), ("workspace/fragmentation", b.workspace_gib),
+    ]
+    lines = [f"{name} on {result.gpu_count}x {gpu} ({result.capacity_gib:.1f} GiB each), per GPU:"]
+    lines += [f"  {label:<26}{value:9.2f} GiB" for label, value in rows]
+    lines.append(f"  {'total':<26}{result.total_gib:9.2f} GiB")
+    verdict = "fits" if result.fits else "does NOT fit"
+    lines.append(f"{verdict}; free {result.free_gib:.2f} GiB; largest batch that fits: {result.max_batch_size}")
+    lines.append(f"host RAM needed: {result.host_ram_gib:.1f} GiB")
+    if result.fixes:
+        lines.append("fixes:")
+        lines += [f"  {i}. {fix_text(fix)}" for i, fix in enumerate(result.fixes, 1)]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    workload = _workload(args)
+    if args.gpus < 1:
+        raise InvalidWorkload("--gpus must be at least 1")
+    capacity = _gpu_vram_gib(args.gpu)
+    result = estimate_vram(workload, capacity, args.gpus)
+    if args.json:
+        print(json.dumps({"workload": workload.name, "gpu": args.gpu, **result.model_dump()}, indent=2))
+    else:
+        print(render(result, workload.name, args.gpu))
+    return 0 if result.fits else 1
