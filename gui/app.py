@@ -4,20 +4,59 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError
+from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS, AutosaveViewModel
 from gui.viewmodels.build import BuildViewModel
+from gui.viewmodels.document import DocumentViewModel
+from gui.views import dialogs
 from gui.views.main_window import MainWindow
 
 
-def create_main_window() -> MainWindow:
+def create_main_window(
+    *,
+    store: QSettings | None = None,
+    autosave_dir: Path | None = None,
+    autosave_interval_ms: int = DEFAULT_INTERVAL_MS,
+) -> MainWindow:
     catalog = load_catalog()
     view_model = BuildViewModel(catalog, default_build(catalog))
-    return MainWindow(view_model)
+    document = DocumentViewModel(view_model, store)
+    autosave = AutosaveViewModel(document, autosave_dir, autosave_interval_ms)
+    return MainWindow(view_model, document, autosave)
+
+
+def offer_recovery(window: MainWindow) -> None:
+    """After a crash, offer the autosaved changes; a refusal deletes them."""
+    autosave = window.autosave
+    if autosave is None or not autosave.pending():
+        return
+    original = autosave.original_path()
+    if dialogs.ask_recover(window, original.name if original else "an unsaved document"):
+        error = autosave.recover()
+        if error is not None:
+            window.file_actions.show_error("Cannot recover", error)
+            autosave.discard()
+    else:
+        autosave.discard()
+
+
+def open_window(file: str | None = None, **options: object) -> MainWindow:
+    """Show the window, offer recovery, open ``file`` (a message names any problem)."""
+    window = create_main_window(**options)  # type: ignore[arg-type]
+    window.show()
+    offer_recovery(window)
+    if file:
+        window.file_actions.open_path(Path(file))
+    if window.autosave is not None:
+        window.autosave.start()
+    return window
 
 
 def run_app(file: str | None, qt_args: Sequence[str] = ()) -> int:
@@ -25,7 +64,7 @@ def run_app(file: str | None, qt_args: Sequence[str] = ()) -> int:
     app.setApplicationName("RigForge")
     app.setOrganizationName("RigForge")
     try:
-        window = create_main_window()
+        window = open_window(file)
     except RigForgeError as error:
         QMessageBox.critical(None, "RigForge", f"RigForge could not start:\n{error}")
         return 1

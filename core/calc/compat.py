@@ -14,11 +14,11 @@ import math
 from core.catalog.catalog import Catalog, normalise_name
 from core.models.build import Build
 from core.models.checks import Check, Fix
-from core.models.parts import CPU, PSU, MemoryKit, Motherboard, Part
+from core.models.parts import CPU, PSU, MemoryKit, Motherboard, Part, PowerConnector
 
 EIGHT_PIN_W = 150.0
 SIXTEEN_PIN_MAX_W = 600.0
-_SIXTEEN = ("12vhpwr", "12v_2x6")
+_SIXTEEN: tuple[PowerConnector, ...] = ("12vhpwr", "12v_2x6")
 
 
 def price_key(part: Part) -> float:
@@ -55,7 +55,7 @@ def pick_memory(build: Build, cpu: CPU, board: Motherboard, catalog: Catalog) ->
     return Fix(
         code="use_memory",
         change={"memory": kit.id, "memory_kits": 1},
-        numbers={"capacity_gb": kit.capacity_gb, "modules": kit.modules},
+        numbers={"capacity_gb": kit.capacity_gb, "modules": kit.modules, "name": kit.name},
     )
 
 
@@ -78,22 +78,32 @@ def pick_board(build: Build, catalog: Catalog) -> Fix | None:
             price_key(b),
         ),
     )
-    return Fix(code="use_board", change={"motherboard": board.id}, numbers={"socket": board.socket})
+    return Fix(
+        code="use_board",
+        change={"motherboard": board.id},
+        numbers={"socket": board.socket, "name": board.name},
+    )
 
 
-def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float]:
-    """GPU power cables needed and available; missing 16-pin ones count as 8-pin adapters."""
+def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float] | None:
+    """GPU power cables needed and available; missing 16-pin ones count as 8-pin adapters.
+
+    ``None`` when the card's or the PSU's connectors are not listed by any source.
+    """
     gpu, n = build.gpu, build.gpu_count
-    need16 = n * sum(gpu.power_connectors.get(c, 0) for c in _SIXTEEN)
-    have16 = psu_count * sum(psu.connectors.get(c, 0) for c in _SIXTEEN)
-    per16 = sum(gpu.power_connectors.get(c, 0) for c in _SIXTEEN)
+    gpu_in, psu_out = gpu.power_connectors, psu.connectors
+    if gpu_in is None or psu_out is None:
+        return None
+    need16 = n * sum(gpu_in.get(c, 0) for c in _SIXTEEN)
+    have16 = psu_count * sum(psu_out.get(c, 0) for c in _SIXTEEN)
+    per16 = sum(gpu_in.get(c, 0) for c in _SIXTEEN)
     watts16 = (gpu.board_power_w / per16) if gpu.board_power_w and per16 else SIXTEEN_PIN_MAX_W
     per_adapter = max(2, math.ceil(watts16 / EIGHT_PIN_W))
     adapters = max(0, need16 - have16)
-    need8 = n * gpu.power_connectors.get("pcie_8pin", 0) + adapters * per_adapter
-    need6 = n * gpu.power_connectors.get("pcie_6pin", 0)
-    have8 = psu_count * psu.connectors.get("pcie_8pin", 0)
-    have6 = psu_count * psu.connectors.get("pcie_6pin", 0)
+    need8 = n * gpu_in.get("pcie_8pin", 0) + adapters * per_adapter
+    need6 = n * gpu_in.get("pcie_6pin", 0)
+    have8 = psu_count * psu_out.get("pcie_8pin", 0)
+    have6 = psu_count * psu_out.get("pcie_6pin", 0)
     return {
         "need_16pin": need16,
         "have_16pin": have16,
@@ -107,8 +117,12 @@ def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float]:
     }
 
 
-def connectors_ok(build: Build, psu: PSU, psu_count: int) -> bool:
-    return connector_needs(build, psu, psu_count)["short_8pin"] == 0
+def connectors_ok(build: Build, psu: PSU, psu_count: int) -> bool | None:
+    """Whether the PSU has the GPU power cables; ``None`` when either side is unlisted."""
+    if build.gpu.power_connectors == {}:
+        return True
+    needs = connector_needs(build, psu, psu_count)
+    return None if needs is None else needs["short_8pin"] == 0
 
 
 def power_connector_check(build: Build, fix: Fix | None) -> Check:
@@ -116,11 +130,13 @@ def power_connector_check(build: Build, fix: Fix | None) -> Check:
     cid = "compat.power_connectors"
     if build.psu is None:
         return Check(id=cid, severity="info", reason="psu_not_chosen")
-    if not build.gpu.power_connectors:
-        if build.gpu.form_factor != "pcie":
-            return Check(id=cid, severity="info", reason="gpu_powered_by_baseboard")
+    if build.gpu.power_connectors == {}:
+        return Check(id=cid, severity="info", reason="gpu_powered_by_baseboard")
+    if build.gpu.power_connectors is None:
         return Check(id=cid, severity="info", reason="gpu_connectors_unknown")
     needs = connector_needs(build, build.psu, build.psu_count)
+    if needs is None:
+        return Check(id=cid, severity="info", reason="psu_connectors_unknown")
     numbers: dict[str, float | str] = dict(needs)
     if needs["short_8pin"] > 0:
         return Check(id=cid, severity="fail", reason="connectors_short", numbers=numbers, fix=fix)

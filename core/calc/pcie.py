@@ -18,7 +18,7 @@ as one slot wide (and an info check says so).
 from __future__ import annotations
 
 import math
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from core.calc.compat import memory_fits, pick_memory, price_key, same_socket
 from core.catalog.catalog import Catalog
@@ -39,7 +39,14 @@ def link_bandwidth_gb_s(gen: int, lanes: int) -> float:
 
 
 def gpu_slot_width(build: Build) -> int:
-    """Slot positions one GPU covers: its width rounded up, 1 when unknown."""
+    """Slot positions one GPU covers: its width rounded up, 1 when unknown.
+
+    Also 1 when the board's slot positions are not sourced: spacing is then
+    reported as unknown by the physical check instead of failing a build on
+    positions that are only the slots' order.
+    """
+    if not build.motherboard.slot_positions_sourced:
+        return 1
     return math.ceil(build.gpu.slot_width) if build.gpu.slot_width else 1
 
 
@@ -83,7 +90,7 @@ def _gen(device_gen: int, slot_gen: int, attached: Attach, cpu_gen: int) -> Pcie
 
 
 def _fits(positions: tuple[int, ...], width: int) -> bool:
-    return all(b >= a + width for a, b in zip(positions, positions[1:], strict=False))
+    return all(b >= a + width for a, b in pairwise(positions))
 
 
 Score = tuple[float, ...]
@@ -120,16 +127,16 @@ def _evaluate(
     usable = [m for m in m2_set if _lanes(m, populated) > 0]
     usable.sort(key=lambda m: (m.attached_to != "cpu", -m.gen, -_lanes(m, populated)))
     ordered = sorted(drives, key=lambda d: -(d.pcie_gen or 0))
-    for slot, drive in zip(usable, ordered, strict=False):
-        lanes = min(_lanes(slot, populated), M2_NVME_LANES)
-        gen = _gen(drive.pcie_gen or slot.gen, slot.gen, slot.attached_to, cpu_gen)
+    for m2, drive in zip(usable, ordered, strict=False):
+        lanes = min(_lanes(m2, populated), M2_NVME_LANES)
+        gen = _gen(drive.pcie_gen or m2.gen, m2.gen, m2.attached_to, cpu_gen)
         drive_links.append(
             DriveLink(
                 drive_id=drive.id,
-                slot_id=slot.id,
+                slot_id=m2.id,
                 gen=gen,
                 lanes=lanes,
-                attached_to=slot.attached_to,
+                attached_to=m2.attached_to,
                 bandwidth_gb_s=link_bandwidth_gb_s(gen, lanes),
             )
         )
@@ -137,9 +144,11 @@ def _evaluate(
     score: Score = (
         len(gpu_links),
         len(drive_links),
-        round(sum(bandwidths), 3),
+        # The slowest GPU link bounds data-parallel all-reduce, so balance beats total:
+        # x8/x8 on the CPU is preferred to x16 + x4 behind the chipset.
         round(min(bandwidths, default=0.0), 3),
         sum(g.attached_to == "cpu" for g in gpu_links),
+        round(sum(bandwidths), 3),
         round(sum(d.bandwidth_gb_s for d in drive_links), 3),
         -sum(s.position for s in gpu_set),
     )
@@ -150,9 +159,9 @@ def assign_pcie(build: Build) -> PcieAssignment:
     """Place the GPUs, then the M.2 NVMe drives, for the best links under the lane rules."""
     board = build.motherboard
     width = gpu_slot_width(build)
-    slots = gpu_slots(board)
+    slots = gpu_slots(board) if build.gpu.form_factor == "pcie" else ()
     drives = m2_nvme_drives(build)
-    fitting = max_gpus_by_geometry(board, width)
+    fitting = max_gpus_by_geometry(board, width) if slots else 0
     m2_count = min(len(drives), len(board.m2_slots))
     m2_sets = tuple(combinations(board.m2_slots, m2_count))
     best: tuple[Score, tuple[GpuLink, ...], tuple[DriveLink, ...]] | None = None
@@ -168,7 +177,7 @@ def assign_pcie(build: Build) -> PcieAssignment:
             break  # a smaller set cannot place more GPUs
     gpu_links, drive_links = (best[1], best[2]) if best else ((), ())
     placed_ids = [d.drive_id for d in drive_links]
-    unplaced = list(d.id for d in drives)
+    unplaced = [d.id for d in drives]
     for drive_id in placed_ids:
         unplaced.remove(drive_id)
     return PcieAssignment(
@@ -183,7 +192,8 @@ def assign_pcie(build: Build) -> PcieAssignment:
 
 def lanes_demanded(build: Build) -> int:
     """PCIe lanes the GPUs and M.2 NVMe drives ask for at full width."""
-    return build.gpu_count * build.gpu.pcie_lanes + len(m2_nvme_drives(build)) * M2_NVME_LANES
+    gpus = build.gpu_count if build.gpu.form_factor == "pcie" else 0
+    return gpus * build.gpu.pcie_lanes + len(m2_nvme_drives(build)) * M2_NVME_LANES
 
 
 def is_weak_link(link: GpuLink) -> bool:
@@ -213,7 +223,7 @@ def platform_fix(build: Build, catalog: Catalog) -> Fix | None:
                 return Fix(
                     code="use_board",
                     change={"motherboard": board.id},
-                    numbers={"socket": board.socket},
+                    numbers={"socket": board.socket, "name": board.name},
                 )
     demanded = lanes_demanded(build)
     cpus = sorted(
@@ -238,7 +248,11 @@ def platform_fix(build: Build, catalog: Catalog) -> Fix | None:
             return Fix(
                 code="use_platform",
                 change=change,
-                numbers={"cpu_lanes": float(cpu.pcie_lanes or 0), "cpu": cpu.name},
+                numbers={
+                    "cpu_lanes": float(cpu.pcie_lanes or 0),
+                    "cpu": cpu.name,
+                    "board": board.name,
+                },
             )
     return None
 
@@ -251,7 +265,7 @@ def pcie_checks(
     demanded, available = lanes_demanded(build), build.cpu.pcie_lanes
     lane_numbers: dict[str, float | str] = {
         "demanded": demanded,
-        "gpus": build.gpu_count,
+        "gpus": build.gpu_count if build.gpu.form_factor == "pcie" else 0,
         "gpu_lanes": build.gpu.pcie_lanes,
         "nvme": len(m2_nvme_drives(build)),
     }
@@ -299,7 +313,7 @@ def pcie_checks(
             )
         else:
             checks.append(Check(id=cid, severity="pass", reason="gpu_link_ok", numbers=numbers))
-    for index in range(assignment.gpus_unplaced):
+    for index in range(assignment.gpus_unplaced if build.gpu.form_factor == "pcie" else 0):
         gpu = len(assignment.gpu_links) + index + 1
         checks.append(
             Check(
@@ -358,7 +372,7 @@ def _chipset_check(build: Build, assignment: PcieAssignment) -> Check:
     }
     if gpus:
         return Check(id=cid, severity="warn", reason="gpu_shares_chipset_uplink", numbers=numbers)
-    if float(numbers["devices_gb_s"]) > uplink:
+    if sum(d.bandwidth_gb_s for d in (*gpus, *drives)) > uplink + 1e-9:
         return Check(id=cid, severity="info", reason="chipset_uplink_shared", numbers=numbers)
     return Check(id=cid, severity="pass", reason="chipset_uplink_enough", numbers=numbers)
 

@@ -11,6 +11,8 @@ need a vendor baseboard, not a PCIe slot.
 
 from __future__ import annotations
 
+import itertools
+
 from core.calc.compat import price_key
 from core.calc.pcie import gpu_slot_width, gpu_slots
 from core.calc.power import power_limit_throughput_factor
@@ -41,7 +43,7 @@ def _pick_case(build: Build, slots_needed: int, catalog: Catalog) -> Fix | None:
     return Fix(
         code="use_case",
         change={"case": case.id},
-        numbers={"expansion_slots": case.expansion_slots},
+        numbers={"expansion_slots": case.expansion_slots, "name": case.name},
     )
 
 
@@ -63,7 +65,9 @@ def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | No
         return None
     gpu = min(pool, key=lambda g: (g.vram_gb, price_key(g)))
     code = "use_blower_gpu" if cooler == "blower" else "use_pcie_gpu"
-    return Fix(code=code, change={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb})
+    return Fix(
+        code=code, change={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name}
+    )
 
 
 def physical_checks(
@@ -86,9 +90,18 @@ def physical_checks(
     width = gpu_slot_width(build)
     if gpu.slot_width is None:
         checks.append(Check(id="physical.slot_width", severity="info", reason="slot_width_unknown"))
+    if not build.motherboard.slot_positions_sourced and build.gpu_count > 1:
+        checks.append(
+            Check(
+                id="physical.slot_spacing",
+                severity="warn",
+                reason="slot_positions_unknown",
+                numbers={"gpus": build.gpu_count, "slot_width": gpu.slot_width or "unknown"},
+            )
+        )
     board_numbers: dict[str, Number] = {
         "gpus": build.gpu_count,
-        "slot_width": width,
+        "slot_width": width if build.motherboard.slot_positions_sourced else "unknown",
         "x16_slots": len(gpu_slots(build.motherboard)),
         "fitting": assignment.gpus_fitting_geometry,
     }
@@ -169,13 +182,15 @@ def _case_checks(
             )
         )
     length, room = build.gpu.length_mm, case.max_gpu_length_mm
-    if length is None or room is None:
+    if length is None:
+        checks.append(Check(id="physical.gpu_length", severity="info", reason="gpu_length_unknown"))
+    elif room is None:
         checks.append(
             Check(
                 id="physical.gpu_length",
                 severity="info",
-                reason="gpu_length_unknown",
-                numbers={"length_mm": length or "unknown", "max_mm": room or "unknown"},
+                reason="case_room_unknown",
+                numbers={"length_mm": length},
             )
         )
     else:
@@ -197,7 +212,9 @@ def _cooling_check(
 ) -> Check:
     gpu, cid = build.gpu, "physical.cooling"
     positions = [g.position for g in assignment.gpu_links]
-    gaps = [b - (a + width) for a, b in zip(positions, positions[1:], strict=False)]
+    gaps = [b - (a + width) for a, b in itertools.pairwise(positions)]
+    if not build.motherboard.slot_positions_sourced:
+        gaps = []  # positions are only the slots' order: no gap can be computed
     numbers: dict[str, Number] = {"gpus": build.gpu_count, "cooler": gpu.cooler or "unknown"}
     if gaps:
         numbers["min_gap_slots"] = min(gaps)
@@ -207,7 +224,11 @@ def _cooling_check(
         return Check(id=cid, severity="info", reason="passive_needs_airflow", numbers=numbers)
     if gpu.cooler != "open-air" or build.gpu_count == 1:
         return Check(id=cid, severity="pass", reason="cooling_ok", numbers=numbers)
-    packed = bool(gaps) and min(gaps) <= 0
+    if not build.motherboard.slot_positions_sourced:
+        return Check(id=cid, severity="warn", reason="open_air_spacing_unknown", numbers=numbers)
+    if not gaps:
+        return Check(id=cid, severity="info", reason="cooling_not_evaluated", numbers=numbers)
+    packed = min(gaps) <= 0
     if not packed and build.gpu_count < 3:
         return Check(id=cid, severity="pass", reason="open_air_spaced", numbers=numbers)
     fix = _pick_gpu(build, catalog, cooler="blower") if catalog else None

@@ -27,6 +27,7 @@ are taken at the CEM 5.0 allowance (3× for 100 µs).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from core.models.build import Build
@@ -66,7 +67,7 @@ def gpu_transient(gpu: GPU) -> tuple[float, float, str]:
     """
     if gpu.architecture in _MEASURED_TRANSIENT:
         return _MEASURED_TRANSIENT[gpu.architecture]
-    if {"12vhpwr", "12v_2x6"} & set(gpu.power_connectors):
+    if {"12vhpwr", "12v_2x6"} & set(gpu.power_connectors or {}):
         return _CEM5_RATIO, _CEM5_US, "pcie_cem5_allowance"
     return _CEM5_RATIO, _CEM5_US, "assumed_cem5_bound"
 
@@ -79,12 +80,15 @@ def psu_excursion_tolerance(psu: PSU, duration_us: float) -> tuple[float, str]:
     """
     if psu.atx_version == "2.x":
         return 1.0, "atx2_no_excursion_spec"
-    if not {"12vhpwr", "12v_2x6"} & {k for k, n in psu.connectors.items() if n > 0}:
+    basis = "atx3_excursion_table"
+    if psu.connectors is None:
+        basis = "atx3_connectors_unknown"  # assumed to carry a 16-pin lead, as ATX 3.x units do
+    elif not {"12vhpwr", "12v_2x6"} & {k for k, n in psu.connectors.items() if n > 0}:
         return 1.0, "atx3_without_12vhpwr"
     for limit_us, tolerance in _ATX3_TOLERANCE_US:
         if duration_us <= limit_us:
-            return tolerance, "atx3_excursion_table"
-    return 1.0, "atx3_excursion_table"
+            return tolerance, basis
+    return 1.0, basis
 
 
 def psu_efficiency(psu: PSU, load_fraction: float) -> float:
@@ -96,7 +100,7 @@ def psu_efficiency(psu: PSU, load_fraction: float) -> float:
     points = sorted(psu.efficiency_curve, key=lambda p: p.load_fraction)
     if load_fraction <= points[0].load_fraction:
         return points[0].efficiency
-    for low, high in zip(points, points[1:], strict=False):
+    for low, high in itertools.pairwise(points):
         if load_fraction <= high.load_fraction:
             t = (load_fraction - low.load_fraction) / (high.load_fraction - low.load_fraction)
             return low.efficiency + t * (high.efficiency - low.efficiency)
@@ -235,10 +239,19 @@ def _with_limit(build: Build, limit_w: float) -> Build:
 
 
 def fits_psu(budget: PowerBudget) -> bool:
-    """Steady load within rating and the GPU spike within the PSU's excursion tolerance."""
+    """Steady load within rating and a known GPU spike within the PSU's excursion tolerance.
+
+    A transient only assumed (no measurement, no CEM 5.0 connector) is not held against it.
+    """
     if budget.psu_load_fraction is None or budget.excursion_limit_w is None:
         return False
-    return budget.psu_load_fraction <= 1.0 and budget.peak_dc_w <= budget.excursion_limit_w
+    spike_ok = not transient_known(budget) or budget.peak_dc_w <= budget.excursion_limit_w
+    return budget.psu_load_fraction <= 1.0 and spike_ok
+
+
+def transient_known(budget: PowerBudget) -> bool:
+    """Whether the GPU spike ratio is measured or a connector standard's allowance."""
+    return budget.transient_basis != "assumed_cem5_bound"
 
 
 def fits_circuit(budget: PowerBudget) -> bool:
@@ -260,12 +273,19 @@ def power_limit_what_if(
 
 
 def highest_fitting_limit_w(
-    build: Build, settings: AnalysisSettings, *, psu: bool, circuit: bool, step_w: float = 5.0
+    build: Build,
+    settings: AnalysisSettings,
+    *,
+    psu: bool,
+    circuit: bool,
+    circuit_fraction: float = 1.0,
+    step_w: float = 5.0,
 ) -> float | None:
     """Highest per-GPU limit (multiple of ``step_w``) that fits the PSU and/or circuit.
 
-    Searches from board power down to half of it; ``None`` when even that fails
-    or the board power is unknown.
+    The circuit test allows ``circuit_fraction`` of its continuous limit. Searches
+    from board power down to half of it; ``None`` when even that fails or the
+    board power is unknown.
     """
     board = build.gpu.board_power_w
     if board is None:
@@ -273,7 +293,10 @@ def highest_fitting_limit_w(
     limit = math.floor(board / step_w) * step_w
     while limit >= board * MIN_SUGGESTED_LIMIT_FRACTION:
         budget = power_budget(_with_limit(build, limit), settings)
-        if (not psu or fits_psu(budget)) and (not circuit or fits_circuit(budget)):
+        wall_ok = budget.wall_w is not None and (
+            budget.wall_w <= budget.circuit_continuous_w * circuit_fraction
+        )
+        if (not psu or fits_psu(budget)) and (not circuit or wall_ok):
             return limit
         limit -= step_w
     return None

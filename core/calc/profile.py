@@ -130,9 +130,9 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     )
 
 
-def with_run(profile: WorkProfile, *, batch: int | None = None, precision: str | None = None) -> (
-    WorkProfile
-):
+def with_run(
+    profile: WorkProfile, *, batch: int | None = None, precision: str | None = None
+) -> WorkProfile:
     """The same profile with another per-GPU batch or precision (both plain fields)."""
     update: dict[str, object] = {}
     if batch is not None:

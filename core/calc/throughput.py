@@ -155,6 +155,7 @@ def gpu_step_time(
     not scaled.
     """
     mode = compute_mode(gpu, profile.requested_precision, allow_tf32)
+    act_bytes = c.amp_activation_bytes if mode.activation_bytes == 2.0 else mode.activation_bytes
     batch = profile.batch_per_gpu
     passes = profile.pass_factor
     peak = max(mode.peak_flops * clock_factor, 1.0)
@@ -175,13 +176,11 @@ def gpu_step_time(
         * batch
         * profile.activation_elements
         * c.elementwise_bytes_per_activation
-        * mode.activation_bytes
+        * act_bytes
         / bw
     )
     optimizer_s = (
-        profile.params_trainable * profile.optimizer_bytes_per_param / bw
-        if passes > 1.0
-        else 0.0
+        profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0
     )
     launch_s = (passes / 3.0) * (
         profile.layers * c.launch_s_per_layer + profile.host_loop_steps * c.launch_s_per_loop_step

@@ -20,8 +20,8 @@ from typing import Annotated
 from pydantic import Field
 
 from core.calc.vram_parts import (
-    FRAMEWORK_GIB,
     FRAGMENTATION_FRACTION,
+    FRAMEWORK_GIB,
     GIB,
     activation_bytes,
     host_ram_bytes,

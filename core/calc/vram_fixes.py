@@ -42,8 +42,14 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
     if w.task == "training" and arch.is_transformer:
         out.append(("lora", {"task": "lora", "lora": LoraSettings(rank=16)}, gpu_count))
     if w.task in ("training", "lora") and arch.is_transformer:
-        precision = w.precision if w.precision in ("fp16", "bf16") else "bf16"
-        out.append(("qlora", {"task": "qlora", "precision": precision, "lora": None, "optimizer": "adamw"}, gpu_count))
+        precision: str = w.precision if w.precision in ("fp16", "bf16") else "bf16"
+        out.append(
+            (
+                "qlora",
+                {"task": "qlora", "precision": precision, "lora": None, "optimizer": "adamw"},
+                gpu_count,
+            )
+        )
     if w.task == "inference":
         for precision in ("int8", "int4"):
             if w.precision not in ("int4", precision):
@@ -64,8 +70,20 @@ def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tu
     fixes: list[tuple[int, VramFix]] = []
     best_batch = max_batch_size(workload, gpu_count, capacity_gib)
     if 1 <= best_batch < workload.batch_size:
-        total = vram_breakdown(workload.model_copy(update={"batch_size": best_batch}), gpu_count).total_gib
-        fixes.append((-1, VramFix(code="reduce_batch", changes={"batch_size": best_batch}, total_gib=total, fits=True)))
+        total = vram_breakdown(
+            workload.model_copy(update={"batch_size": best_batch}), gpu_count
+        ).total_gib
+        fixes.append(
+            (
+                -1,
+                VramFix(
+                    code="reduce_batch",
+                    changes={"batch_size": best_batch},
+                    total_gib=total,
+                    fits=True,
+                ),
+            )
+        )
     for rank, (code, changes, gpus) in enumerate(_candidates(workload, gpu_count)):
         update = {k: v for k, v in changes.items() if k != "gpu_count"}
         try:
@@ -75,9 +93,15 @@ def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tu
             continue
         if total >= current:
             continue
-        shown = {k: (v.rank if isinstance(v, LoraSettings) else v) for k, v in changes.items() if v is not None}
+        shown = {
+            k: (v.rank if isinstance(v, LoraSettings) else v)
+            for k, v in changes.items()
+            if v is not None
+        }
         if code == "lora":
             shown = {"task": "lora", "lora_rank": 16}
-        fixes.append((rank, VramFix(code=code, changes=shown, total_gib=total, fits=total <= capacity_gib)))
+        fixes.append(
+            (rank, VramFix(code=code, changes=shown, total_gib=total, fits=total <= capacity_gib))
+        )
     fixes.sort(key=lambda item: (not item[1].fits, item[0], item[1].total_gib))
     return tuple(fix for _, fix in fixes)

@@ -19,7 +19,15 @@ NF4_DQ_BITS = 4.127
 (Dettmers et al. 2023, arXiv:2305.14314 §3)."""
 
 _MIXED = frozenset({"fp16", "bf16", "fp8"})
-_WEIGHT_BYTES = {"fp32": 4.0, "tf32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+_WEIGHT_BYTES = {
+    "fp32": 4.0,
+    "tf32": 4.0,
+    "fp16": 2.0,
+    "bf16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "int4": 0.5,
+}
 _OPTIMIZER_BYTES = {"adam": 8.0, "adamw": 8.0, "sgd": 4.0, "adafactor": 4.0, "adam8bit": 2.0}
 """Optimizer state per trainable parameter (HF docs model_memory_anatomy.md: AdamW 8,
 8-bit AdamW 2, SGD with momentum 4; perf_train_gpu_one.md: Adafactor "slightly more
@@ -145,7 +153,12 @@ def transformer_layer_activation_bytes(workload: Workload) -> float:
     hd = float(arch.resolved_head_dim or 0)
     kv = float(arch.resolved_kv_heads or 0)
     f = float(arch.ffn_hidden_size or 4 * h)
-    s, b, t, by = float(workload.tokens_per_sequence), float(workload.batch_size), workload.tp_degree, act_bytes(workload)
+    s, b, t, by = (
+        float(workload.tokens_per_sequence),
+        float(workload.batch_size),
+        workload.tp_degree,
+        act_bytes(workload),
+    )
     experts = float(arch.experts_per_token or 1)
     drop = 1.0 if arch.dropout else 0.0
     mlp = (4.0 if arch.mlp == "swiglu" else 2.0) * f * experts
@@ -173,19 +186,25 @@ def activation_bytes(workload: Workload) -> float:
         s = float(workload.tokens_per_sequence)
         h, v = float(arch.hidden_size or 0), float(arch.vocab_size or 0)
         if not workload.trains:
-            # Source: layer-by-layer inference frees activations: one layer's values plus last-token logits.
-            one = transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "selective"}))
+            # Inference frees activations layer by layer: one layer's values + last-token logits.
+            one = transformer_layer_activation_bytes(
+                workload.model_copy(update={"checkpointing": "selective"})
+            )
             return one + b * v * 4.0
         layer = transformer_layer_activation_bytes(workload)
         layers = float(arch.layers or 1)
         logits = 2.0 * by * s * b * v / workload.tp_degree if arch.lm_head else 0.0
         if workload.checkpointing == "full":
-            full_layer = transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "none"}))
+            full_layer = transformer_layer_activation_bytes(
+                workload.model_copy(update={"checkpointing": "none"})
+            )
             return layers * by * s * b * h + full_layer + logits
         return layers * layer + logits
     elements = arch.activation_elements_per_sample
     if elements is None:
-        raise InvalidWorkload(f"activation count of {workload.name} is unknown (not counted for this preset)")
+        raise InvalidWorkload(
+            f"activation count of {workload.name} is unknown (not counted for this preset)"
+        )
     if workload.checkpointing != "none":
         raise InvalidWorkload("gradient checkpointing is modelled for transformer layers only")
     scale = 1.0
@@ -197,7 +216,7 @@ def activation_bytes(workload: Workload) -> float:
 
 
 def kv_cache_bytes(workload: Workload) -> float:
-    """KV cache of decoder inference: 2 x L x n_kv x head_dim x (prompt + generated) x batch x bytes / t.
+    """Decoder KV cache: 2 x L x n_kv x head_dim x (prompt + generated) x batch x bytes / t.
 
     Source: HF docs llm_tutorial_optimization.md §3.2 (MQA/GQA store n_kv heads);
     vLLM (arXiv:2309.06180) §3: OPT-13B needs 800 KB per token in fp16. The cache is
@@ -208,7 +227,13 @@ def kv_cache_bytes(workload: Workload) -> float:
         return 0.0
     kv, hd, layers = arch.resolved_kv_heads or 0, arch.resolved_head_dim or 0, arch.layers or 0
     return (
-        2.0 * layers * kv * hd * workload.tokens_per_sequence * workload.batch_size * act_bytes(workload)
+        2.0
+        * layers
+        * kv
+        * hd
+        * workload.tokens_per_sequence
+        * workload.batch_size
+        * act_bytes(workload)
     ) / workload.tp_degree
 
 
@@ -230,7 +255,9 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
         trainable = (
             float(arch.params_total)
             if workload.task == "training"
-            else float(lora_params(arch, workload.lora_settings.rank, workload.lora_settings.targets))
+            else float(
+                lora_params(arch, workload.lora_settings.rank, workload.lora_settings.targets)
+            )
         )
         offload = trainable * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
     elif workload.cpu_offload:

@@ -15,7 +15,14 @@ from types import ModuleType
 
 from core.errors import RigForgeError
 
-COMMAND_MODULES: tuple[str, ...] = ("core.cli.memory",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "core.cli.memory",
+    "core.cli.check",
+    "core.cli.validate",
+    "core.cli.predict",
+    "core.cli.convert",
+    "core.cli.schema",
+)
 """Modules of the headless commands, in the order ``--help`` lists them."""
 
 

@@ -33,7 +33,9 @@ FIX_TEXT = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workload", required=True, help="preset name or alias, or a path to config.json")
+    parser.add_argument(
+        "--workload", required=True, help="preset name or alias, or a path to config.json"
+    )
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--precision", choices=get_args(Precision))
     parser.add_argument("--batch", type=int, help="per-GPU micro-batch")
@@ -73,8 +75,14 @@ def _workload(args: argparse.Namespace) -> Any:
 
         arch = load_hf_config(args.workload)
         preset = WorkloadPreset(
-            id="custom", name=args.workload, architecture=arch, sources={
-                "params_total": "counted from config.json", "forward_flops_per_sample": "Kaplan 2N + attention"})
+            id="custom",
+            name=args.workload,
+            architecture=arch,
+            sources={
+                "params_total": "counted from config.json",
+                "forward_flops_per_sample": "Kaplan 2N + attention",
+            },
+        )
         return make_workload(preset, **settings)
     return make_workload(find_preset(args.workload), **settings)
 
@@ -91,15 +99,22 @@ def fix_text(fix: VramFix) -> str:
 def render(result: VramResult, name: str, gpu: str) -> str:
     b = result.breakdown
     rows = [
-        ("weights", b.weights_gib), ("gradients", b.gradients_gib), ("optimizer state", b.optimizer_gib),
-        ("activations", b.activations_gib), ("KV cache", b.kv_cache_gib),
-        ("CUDA context/framework", b.framework_gib), ("workspace/fragmentation", b.workspace_gib),
+        ("weights", b.weights_gib),
+        ("gradients", b.gradients_gib),
+        ("optimizer state", b.optimizer_gib),
+        ("activations", b.activations_gib),
+        ("KV cache", b.kv_cache_gib),
+        ("CUDA context/framework", b.framework_gib),
+        ("workspace/fragmentation", b.workspace_gib),
     ]
     lines = [f"{name} on {result.gpu_count}x {gpu} ({result.capacity_gib:.1f} GiB each), per GPU:"]
     lines += [f"  {label:<26}{value:9.2f} GiB" for label, value in rows]
     lines.append(f"  {'total':<26}{result.total_gib:9.2f} GiB")
     verdict = "fits" if result.fits else "does NOT fit"
-    lines.append(f"{verdict}; free {result.free_gib:.2f} GiB; largest batch that fits: {result.max_batch_size}")
+    lines.append(
+        f"{verdict}; free {result.free_gib:.2f} GiB; "
+        f"largest batch that fits: {result.max_batch_size}"
+    )
     lines.append(f"host RAM needed: {result.host_ram_gib:.1f} GiB")
     if result.fixes:
         lines.append("fixes:")
@@ -114,7 +129,11 @@ def run(args: argparse.Namespace) -> int:
     capacity = _gpu_vram_gib(args.gpu)
     result = estimate_vram(workload, capacity, args.gpus)
     if args.json:
-        print(json.dumps({"workload": workload.name, "gpu": args.gpu, **result.model_dump()}, indent=2))
+        print(
+            json.dumps(
+                {"workload": workload.name, "gpu": args.gpu, **result.model_dump()}, indent=2
+            )
+        )
     else:
         print(render(result, workload.name, args.gpu))
     return 0 if result.fits else 1

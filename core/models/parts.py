@@ -156,6 +156,9 @@ class Motherboard(Part):
     max_memory_gb: PositiveFloat | None
     pcie_slots: Annotated[tuple[PcieSlot, ...], Field(min_length=1)]
     m2_slots: tuple[M2Slot, ...] = ()
+    slot_positions_sourced: bool = True
+    """False when no read source gives the slots' physical positions (``position``
+    is then only the slots' order, and slot-spacing checks cannot be trusted)."""
     chipset_uplink_gen: PcieGen | None = None
     chipset_uplink_lanes: LaneCount | None = None
 

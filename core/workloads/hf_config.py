@@ -1,4 +1,6 @@
-"""Architecture from a Hugging Face ``config.json`` read offline (llama, mistral, mixtral, gpt2, bert).
+"""Architecture from a Hugging Face ``config.json`` read offline.
+
+Families: llama, mistral, mixtral, gpt2, bert.
 
 Parameter counts follow the module definitions in ``transformers`` (LlamaForCausalLM,
 MistralForCausalLM, MixtralForCausalLM, GPT2LMHeadModel, BertModel); the tests check
@@ -33,7 +35,9 @@ def load_hf_config(path: str | Path) -> Architecture:
 def _int(cfg: dict[str, Any], field: str, default: int | None = None) -> int:
     value = cfg.get(field, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidWorkload(f"config.json field {field!r} must be a positive integer, got {value!r}")
+        raise InvalidWorkload(
+            f"config.json field {field!r} must be a positive integer, got {value!r}"
+        )
     return value
 
 
@@ -60,7 +64,9 @@ def _llama_like(cfg: dict[str, Any], moe: bool) -> Architecture:
     heads = _int(cfg, "num_attention_heads")
     kv = _int(cfg, "num_key_value_heads", heads)
     if heads % kv:
-        raise InvalidWorkload("config.json field 'num_key_value_heads' must divide num_attention_heads")
+        raise InvalidWorkload(
+            "config.json field 'num_key_value_heads' must divide num_attention_heads"
+        )
     hd = _int(cfg, "head_dim", h // heads)
     f, vocab = _int(cfg, "intermediate_size"), _int(cfg, "vocab_size")
     seq = _int(cfg, "max_position_embeddings", 4096)
@@ -104,7 +110,9 @@ def _gpt2(cfg: dict[str, Any]) -> Architecture:
     vocab, seq = _int(cfg, "vocab_size"), _int(cfg, "n_positions", 1024)
     inner = cfg.get("n_inner") or 4 * h
     if not isinstance(inner, int) or inner < 1:
-        raise InvalidWorkload(f"config.json field 'n_inner' must be a positive integer, got {inner!r}")
+        raise InvalidWorkload(
+            f"config.json field 'n_inner' must be a positive integer, got {inner!r}"
+        )
     per_layer = 4 * h + (h * 3 * h + 3 * h) + (h * h + h) + (h * inner + inner) + (inner * h + h)
     embed = (vocab + seq) * h
     total = embed + layers * per_layer + 2 * h

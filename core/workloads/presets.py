@@ -58,13 +58,15 @@ def find_preset(name: str) -> WorkloadPreset:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     if not close:
         keyed = {_key(n): n for n in names}
-        close = [keyed[k] for k in difflib.get_close_matches(_key(name), list(keyed), n=3, cutoff=0.5)]
+        close = [
+            keyed[k] for k in difflib.get_close_matches(_key(name), list(keyed), n=3, cutoff=0.5)
+        ]
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise LookupFailed(f"unknown workload {name!r}{hint}")
 
 
 def make_workload(preset: WorkloadPreset, **settings: Any) -> Workload:
-    """A ``Workload`` from a preset; impossible settings raise ``InvalidWorkload`` with the reason."""
+    """A ``Workload`` from a preset; impossible settings raise ``InvalidWorkload`` (with reason)."""
     fields: dict[str, Any] = {
         "name": preset.name,
         "preset_id": preset.id,
@@ -77,7 +79,8 @@ def make_workload(preset: WorkloadPreset, **settings: Any) -> Workload:
         return Workload.model_validate(fields)
     except ValidationError as error:
         reasons = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'workload'}: {e['msg'].removeprefix('Value error, ')}"
+            f"{'.'.join(str(p) for p in e['loc']) or 'workload'}: "
+            f"{e['msg'].removeprefix('Value error, ')}"
             for e in error.errors()
         )
         raise InvalidWorkload(reasons) from error

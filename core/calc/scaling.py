@@ -1,0 +1,248 @@
+"""Multi-GPU communication, the whole-step estimate and the 1..N scaling curve.
+
+Sources:
+- Ring all-reduce moves 2(N-1)/N x the gradient bytes through each GPU's
+  slowest link, per direction. Source: Patarasuk & Yuan 2009, "Bandwidth
+  optimal all-reduce algorithms for clusters of workstations", JPDC 69(2);
+  NCCL docs "Performance" (bus bandwidth = algbw x 2(n-1)/n).
+- DDP buckets gradients and all-reduces them while backward still runs, so
+  only the part longer than the backward pass is exposed. Source: Li et al.
+  2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel
+  Training", VLDB 13(12), sec. 3.2.3.
+- ZeRO-3 / FSDP move 1.5x the data-parallel volume (parameter all-gathers in
+  forward and backward plus a gradient reduce-scatter); ZeRO-1/2 move the same
+  as data parallel. Source: Rajbhandari et al. 2020, "ZeRO", sec. 7.
+- Tensor (Megatron) parallel: two all-reduces of the layer activations
+  (batch x seq x hidden) per transformer layer in forward and two in backward,
+  not overlapped. Source: Shoeybi et al. 2019, "Megatron-LM", sec. 3.
+- NVLink per-GPU bandwidth, bridge pairs vs NVSwitch, P2P availability: shared
+  hardware reference pcie_interconnect.md (Wikipedia "NVLink"; NVIDIA/nccl
+  #1127; tinygrad/open-gpu-kernel-modules README). A bridge joins two cards,
+  so a ring over more than two crosses PCIe between the pairs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from core.calc.constants import ThroughputConstants
+from core.calc.hostio import host_times, link_gb_s
+from core.calc.throughput import GpuStep, gpu_step_time
+from core.models.parts import GPU
+from core.models.throughput import (
+    Bottleneck,
+    BottleneckCode,
+    HostLink,
+    HostSpec,
+    InterconnectChoice,
+    LinkKind,
+    ScalingPoint,
+    StepBreakdown,
+    ThroughputResult,
+    WorkProfile,
+)
+
+
+class CommLink(NamedTuple):
+    kind: LinkKind
+    gb_s: float
+    """Per-direction bandwidth before the achieved-fraction factor."""
+    pcie: HostLink | None
+
+
+def _has_p2p(gpu: GPU) -> bool:
+    if gpu.p2p_pcie != "unknown":
+        return gpu.p2p_pcie == "yes"
+    # GeForce boards lack PCIe P2P on the stock driver (pcie_interconnect.md sec. 3).
+    return not any("geforce" in n.lower() or "gtx" in n.lower() for n in (gpu.name, *gpu.aliases))
+
+
+def comm_link(gpu: GPU, gpus: int, interconnect: InterconnectChoice, pcie: HostLink) -> CommLink:
+    """The link that bounds a ring all-reduce over ``gpus`` cards of this model.
+
+    "auto" means the card's default without bridges: NVSwitch/SXM boards use
+    NVLink, PCIe cards use PCIe. "nvlink" on a bridge-pair card fits bridges.
+    """
+    if gpus <= 1:
+        return CommLink("none", 0.0, None)
+    pcie_kind: LinkKind = "pcie_p2p" if _has_p2p(gpu) else "pcie_host"
+    pcie_link = CommLink(pcie_kind, link_gb_s(pcie), pcie)
+    if gpu.nvlink_gb_s is None or interconnect == "pcie":
+        return pcie_link
+    per_direction = gpu.nvlink_gb_s / 2.0
+    if gpu.nvlink_topology == "nvswitch" or gpu.form_factor in ("sxm", "oam", "superchip"):
+        return CommLink("nvswitch", per_direction, None)
+    if interconnect == "nvlink" and gpu.nvlink_topology in ("bridge_pair", "unknown"):
+        if gpus == 2:
+            return CommLink("nvlink_bridge", per_direction, None)
+        return pcie_link
+    return pcie_link
+
+
+class _Step(NamedTuple):
+    step_s: float
+    comm_exposed_s: float
+    load_exposed_s: float
+    storage_exposed_s: float
+    h2d_exposed_s: float
+    link: CommLink
+
+
+def _comm_seconds(
+    profile: WorkProfile, dev: GpuStep, link: CommLink, gpus: int, c: ThroughputConstants
+) -> float:
+    """Exposed communication seconds per step (after overlap with backward)."""
+    if gpus <= 1 or profile.parallelism == "independent" or link.kind == "none":
+        return 0.0
+    bandwidth = link.gb_s * 1e9 * c.eta_link
+    if link.kind == "pcie_host":
+        bandwidth *= c.host_staging_factor
+    tp = min(profile.tp_degree, gpus)
+    dp = gpus // tp
+    exposed = 0.0
+    if tp > 1 and profile.hidden_size and profile.seq_len:
+        layer_bytes = profile.batch_per_gpu * profile.seq_len * profile.hidden_size * 2.0
+        tp_bytes = 4.0 * profile.layers * layer_bytes * 2.0 * (tp - 1) / tp
+        exposed += tp_bytes / bandwidth
+    if dp > 1 and profile.params_trainable > 0:
+        grad_bytes = profile.params_trainable * profile.grad_bytes_per_param / tp
+        volume = 2.0 * (dp - 1) / dp * grad_bytes
+        device = dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s
+        window = device * (2.0 / 3.0) * c.overlap_fraction
+        if profile.parallelism in ("zero3", "fsdp"):
+            volume *= 1.5
+            window = device * c.overlap_fraction
+        exposed += max(0.0, volume / bandwidth - window) + c.allreduce_latency_s
+    return exposed
+
+
+def _whole_step(
+    profile: WorkProfile,
+    gpu: GPU,
+    dev: GpuStep,
+    gpus: int,
+    interconnect: InterconnectChoice,
+    host: HostSpec | None,
+    c: ThroughputConstants,
+) -> _Step:
+    default_link = HostLink(pcie_gen=gpu.pcie_gen, lanes=gpu.pcie_lanes)
+    io = host_times(profile, host, gpus, default_link, c.eta_pcie_h2d)
+    pcie = io.slowest_link or default_link
+    link = comm_link(gpu, gpus, interconnect, pcie)
+    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
+    gpu_s = dev.gpu_s / tp
+    comm = _comm_seconds(profile, dev, link, gpus, c)
+    busy = gpu_s + comm
+    h2d = max(0.0, io.host_to_device_s - busy)
+    load = max(0.0, io.data_loading_s - busy - h2d)
+    storage = max(0.0, io.storage_s - busy - h2d - load)
+    return _Step(busy + h2d + load + storage, comm, load, storage, h2d, link)
+
+
+def _samples_per_s(profile: WorkProfile, step: _Step, gpus: int) -> float:
+    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
+    return profile.batch_per_gpu * (gpus // tp) / step.step_s
+
+
+def _launch_excess(dev: GpuStep) -> float:
+    device = dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s
+    return max(0.0, dev.launch_s - device - dev.optimizer_s)
+
+
+def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
+    parts: dict[BottleneckCode, float] = {
+        "compute_bound": dev.matmul_s / tp,
+        "attention_bound": dev.attention_s / tp,
+        "recurrent_bound": dev.recurrent_s / tp,
+        "memory_bound": dev.elementwise_s / tp,
+        "optimizer_step": dev.optimizer_s / tp,
+        "launch_overhead": _launch_excess(dev) / tp,
+        "data_loading": step.load_exposed_s,
+        "storage_read": step.storage_exposed_s,
+        "host_to_device": step.h2d_exposed_s,
+        "communication": step.comm_exposed_s,
+    }
+    code = max(parts, key=lambda k: parts[k])
+    pcie = step.link.pcie
+    on_link = code in ("communication", "host_to_device")
+    return Bottleneck(
+        code=code,
+        share_of_step=min(1.0, parts[code] / step.step_s),
+        link=step.link.kind if code == "communication" else "none",
+        pcie_gen=pcie.pcie_gen if on_link and pcie else None,
+        lanes=pcie.lanes if on_link and pcie else None,
+        seconds=parts[code],
+    )
+
+
+def estimate_throughput(
+    profile: WorkProfile,
+    gpu: GPU,
+    gpus: int,
+    c: ThroughputConstants,
+    *,
+    interconnect: InterconnectChoice = "auto",
+    host: HostSpec | None = None,
+    allow_tf32: bool = True,
+    clock_factor: float = 1.0,
+    curve: bool = True,
+) -> ThroughputResult:
+    """Throughput, step breakdown, bottleneck and 1..``gpus`` scaling curve of one build."""
+    dev = gpu_step_time(profile, gpu, c, allow_tf32=allow_tf32, clock_factor=clock_factor)
+    step = _whole_step(profile, gpu, dev, gpus, interconnect, host, c)
+    samples = _samples_per_s(profile, step, gpus)
+    points: list[ScalingPoint] = []
+    if curve:
+        base = 0.0
+        for n in range(1, gpus + 1):
+            s_n = step if n == gpus else _whole_step(profile, gpu, dev, n, interconnect, host, c)
+            total_n = _samples_per_s(profile, s_n, n) * profile.items_per_sample
+            base = base or total_n
+            points.append(
+                ScalingPoint(gpus=n, total_throughput=total_n, efficiency=total_n / (n * base))
+            )
+    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
+    compute_s = (dev.matmul_s + dev.attention_s + dev.recurrent_s) / tp
+    breakdown = StepBreakdown(
+        matmul_s=dev.matmul_s / tp,
+        attention_s=dev.attention_s / tp,
+        recurrent_s=dev.recurrent_s / tp,
+        memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / tp,
+        launch_overhead_s=_launch_excess(dev) / tp,
+        data_loading_exposed_s=step.load_exposed_s + step.storage_exposed_s,
+        host_to_device_exposed_s=step.h2d_exposed_s,
+        communication_exposed_s=step.comm_exposed_s,
+        step_s=step.step_s,
+    )
+    total = samples * profile.items_per_sample
+    peak = dev.mode.peak_flops * clock_factor
+    mfu = samples * dev.step_flops / profile.batch_per_gpu / (peak * gpus) if peak > 0 else 0.0
+    return ThroughputResult(
+        unit=profile.unit,
+        gpus=gpus,
+        per_gpu_throughput=total / gpus,
+        total_throughput=total,
+        samples_per_s=samples,
+        breakdown=breakdown,
+        utilization=min(1.0, compute_s / step.step_s),
+        mfu=mfu,
+        compute_precision=dev.mode.precision,
+        precision_note=dev.mode.note,
+        link=step.link.kind,
+        link_gb_s=step.link.gb_s,
+        bottleneck=_bottleneck(dev, step, tp),
+        scaling=tuple(points),
+        time_to_target_s=time_to_target_s(profile, samples),
+    )
+
+
+def time_to_target_s(profile: WorkProfile, samples_per_s: float) -> float | None:
+    """Seconds to reach the training target: epochs over the dataset, or a token count."""
+    if samples_per_s <= 0:
+        return None
+    if profile.target_epochs is not None and profile.dataset_samples:
+        return profile.target_epochs * profile.dataset_samples / samples_per_s
+    if profile.target_tokens is not None:
+        tokens_per_sample = float(profile.seq_len or profile.items_per_sample)
+        return profile.target_tokens / (samples_per_s * tokens_per_sample)
+    return None

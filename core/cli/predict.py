@@ -1,0 +1,84 @@
+"""``rigforge predict``: throughput, step breakdown, bottleneck and scaling of one configuration."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, get_args
+
+from core.calc.constants import FITTED
+from core.calc.profile import profile_from_workload
+from core.calc.scaling import estimate_throughput
+from core.errors import InvalidWorkload
+from core.models.throughput import HostLink, HostSpec
+from core.models.workload import Optimizer, Parallelism, Precision, Task
+from core.text.throughput import bottleneck_text, precision_text, result_lines
+from core.workloads import find_preset, make_workload
+
+NAME = "predict"
+HELP = "Throughput, step-time breakdown, bottleneck and 1..N scaling for one configuration."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gpu", required=True, help="GPU name or alias from the catalog")
+    parser.add_argument("--count", type=int, default=1, help="number of GPUs")
+    parser.add_argument("--workload", required=True, help="workload preset name or alias")
+    parser.add_argument("--precision", choices=get_args(Precision))
+    parser.add_argument("--batch", type=int, help="per-GPU batch size")
+    parser.add_argument("--seq-len", type=int)
+    parser.add_argument("--task", choices=get_args(Task))
+    parser.add_argument("--optimizer", choices=get_args(Optimizer))
+    parser.add_argument("--parallelism", choices=get_args(Parallelism))
+    parser.add_argument("--tp", type=int, help="tensor parallel degree")
+    parser.add_argument("--interconnect", choices=("nvlink", "pcie"), help="default: card's own")
+    parser.add_argument("--pcie-gen", type=int, choices=(3, 4, 5, 6), help="slot PCIe generation")
+    parser.add_argument("--lanes", type=int, choices=(1, 2, 4, 8, 16), help="slot lane width")
+    parser.add_argument("--cpu-cores", type=int, help="CPU cores for data loading")
+    parser.add_argument("--storage-mb-s", type=float, help="storage read rate in MB/s")
+    parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.catalog import load_catalog
+
+    if args.count < 1:
+        raise InvalidWorkload("--count must be at least 1")
+    gpu = load_catalog().gpu(args.gpu)
+    settings: dict[str, Any] = {
+        "precision": args.precision,
+        "batch_size": args.batch,
+        "seq_len": args.seq_len,
+        "task": args.task,
+        "optimizer": args.optimizer,
+        "parallelism": args.parallelism,
+        "tp_degree": args.tp,
+    }
+    workload = make_workload(find_preset(args.workload), **settings)
+    workload.check_gpu_count(args.count)
+    host = None
+    if args.pcie_gen or args.lanes or args.cpu_cores or args.storage_mb_s:
+        link = HostLink(pcie_gen=args.pcie_gen or gpu.pcie_gen, lanes=args.lanes or gpu.pcie_lanes)
+        host = HostSpec(
+            cpu_cores=args.cpu_cores,
+            storage_read_mb_s=args.storage_mb_s,
+            links=(link,) * args.count,
+        )
+    result = estimate_throughput(
+        profile_from_workload(workload),
+        gpu,
+        args.count,
+        FITTED,
+        interconnect=args.interconnect or "auto",
+        host=host,
+        allow_tf32=not args.no_tf32,
+    )
+    if args.json:
+        data = {"workload": workload.name, "gpu": gpu.id, **result.model_dump()}
+        data["bottleneck_text"] = bottleneck_text(result.bottleneck)
+        data["precision_text"] = precision_text(result.precision_note)
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{workload.name} on {args.count}x {gpu.name}")
+        print("\n".join(result_lines(result)))
+    return 0

@@ -1,0 +1,254 @@
+"""Text for every check reason and fix code: the one place it lives (GUI, CLI, PDF).
+
+Each template names the numbers behind the verdict; ``render_check`` gives one line.
+"""
+
+from __future__ import annotations
+
+from core.models.checks import Check, Fix, Number, Severity
+
+SEVERITY_LABELS: dict[Severity, str] = {
+    "pass": "PASS",
+    "info": "INFO",
+    "warn": "WARN",
+    "fail": "FAIL",
+}
+
+REASONS: dict[str, str] = {
+    # power
+    "power_summary": (
+        "{steady_dc_w} W steady DC (GPUs {gpu_w} W, CPU {cpu_w} W), peak {peak_dc_w} W; "
+        "{wall_w} W at the wall ({efficiency_pct} % efficient), {heat_btu_h} BTU/h of heat; "
+        "{kwh_per_year} kWh/year at {utilization_pct} % utilization = ${usd_per_year}/year "
+        "at ${usd_per_kwh}/kWh"
+    ),
+    "power_unknown": "Power draw of {unknown} is unknown; totals below are lower bounds",
+    "psu_not_chosen": "No PSU chosen: the build draws {steady_dc_w} W steady, {peak_dc_w} W peak",
+    "psu_overloaded": "{steady_dc_w} W steady exceeds the {psu_w} W PSU rating ({load_pct} % load)",
+    "psu_headroom_low": (
+        "{steady_dc_w} W steady is {load_pct} % of the {psu_w} W PSU: less than 20 % headroom"
+    ),
+    "psu_ok": "{steady_dc_w} W steady is {load_pct} % of the {psu_w} W PSU",
+    "transient_unknown": (
+        "GPU power spikes are not measured for this card and it has no 16-pin connector; "
+        "spike margin unknown"
+    ),
+    "transient_within_tolerance": (
+        "GPU spikes ({ratio}× for {duration_us} µs) peak at {peak_dc_w} W, within the PSU's "
+        "{tolerance_pct} % excursion limit of {limit_w} W"
+    ),
+    "transient_over_tolerance": (
+        "GPU spikes ({ratio}× for {duration_us} µs) peak at {peak_dc_w} W, above the PSU's "
+        "{tolerance_pct} % excursion limit of {limit_w} W: the PSU may shut down under load"
+    ),
+    "needs_more_psus": (
+        "The load needs {needed} PSUs of the largest common ATX size; build has {psu_count}"
+    ),
+    "psu_count_ok": "{psu_count} PSU(s) cover the load",
+    "circuit_ok": (
+        "{wall_w} W at the wall ({amps_drawn} A) fits the {circuit} circuit's "
+        "{limit_w} W continuous limit"
+    ),
+    "circuit_near_limit": (
+        "{wall_w} W at the wall ({amps_drawn} A) is within 10 % of the {circuit} circuit's "
+        "{limit_w} W continuous limit ({volts} V × {amps} A × {continuous_pct} %)"
+    ),
+    "circuit_overloaded": (
+        "{wall_w} W at the wall ({amps_drawn} A) exceeds the {circuit} circuit's "
+        "{limit_w} W continuous limit ({volts} V × {amps} A × {continuous_pct} %)"
+    ),
+    # pcie
+    "cpu_lanes_unknown": "The CPU's PCIe lane count is unknown; GPUs and NVMe ask for {demanded}",
+    "lanes_oversubscribed": (
+        "{gpus} GPUs × x{gpu_lanes} + {nvme} NVMe × x4 = {demanded} lanes demanded; "
+        "the CPU has {available}"
+    ),
+    "lanes_enough": "{demanded} lanes demanded of the CPU's {available}",
+    "gpu_link_ok": "GPU {gpu}: x{lanes} Gen{gen} in {slot} ({bandwidth_gb_s} GB/s per direction)",
+    "gpu_link_narrow": (
+        "GPU {gpu}: only x{lanes} Gen{gen} in {slot} ({bandwidth_gb_s} GB/s per direction, "
+        "x8 Gen3-equivalent or less)"
+    ),
+    "gpu_on_chipset": (
+        "GPU {gpu}: x{lanes} Gen{gen} in {slot} hangs off the chipset and shares its uplink"
+    ),
+    "gpu_no_usable_slot": "GPU {gpu} has no usable PCIe slot",
+    "drives_placed": "{placed} M.2 NVMe drive(s) placed in the board's {m2_slots} M.2 slots",
+    "drive_no_m2_slot": "No usable M.2 slot left for {unplaced}",
+    "nothing_on_chipset": "No GPU or NVMe drive behind the chipset",
+    "chipset_uplink_unknown": (
+        "{chipset_gpus} GPU(s) and {chipset_drives} drive(s) sit behind the chipset; "
+        "its uplink is unknown"
+    ),
+    "gpu_shares_chipset_uplink": (
+        "{chipset_gpus} GPU(s) and {chipset_drives} drive(s) share the chipset's "
+        "x{uplink_lanes} Gen{uplink_gen} uplink ({uplink_gb_s} GB/s)"
+    ),
+    "chipset_uplink_shared": (
+        "{chipset_drives} drives behind the chipset ({devices_gb_s} GB/s) share its "
+        "{uplink_gb_s} GB/s uplink"
+    ),
+    "chipset_uplink_enough": (
+        "{chipset_drives} drive(s) behind the chipset fit its {uplink_gb_s} GB/s uplink"
+    ),
+    "nvlink_fabric": "GPUs talk over NVLink ({nvlink_gb_s} GB/s per GPU)",
+    "nvlink_all_paired": "{bridges} NVLink bridge(s) pair all {gpus} GPUs ({nvlink_gb_s} GB/s)",
+    "nvlink_bridges_missing": (
+        "{bridges} NVLink bridge(s) for {gpus} GPUs; {pairs} pair(s) possible"
+    ),
+    "p2p_over_pcie": "GPUs support peer-to-peer over PCIe",
+    "no_p2p": (
+        "No GPU peer-to-peer on the stock driver: GPU-to-GPU traffic goes through host memory"
+    ),
+    "p2p_unknown": "Whether these GPUs do peer-to-peer over PCIe is unknown",
+    # physical
+    "module_needs_baseboard": (
+        "{form_factor} modules need a vendor baseboard; they do not fit a PCIe workstation board"
+    ),
+    "pcie_card": "PCIe card",
+    "slot_width_unknown": "The card's slot width is unknown; placed as one slot wide",
+    "gpus_fit_board": (
+        "{gpus} card(s) {slot_width} slots wide fit the board's {x16_slots} x16 slots"
+    ),
+    "gpus_do_not_fit_board": (
+        "Only {fitting} of {gpus} cards {slot_width} slots wide fit the board's "
+        "{x16_slots} x16 slots"
+    ),
+    "no_case": "No case chosen: case fit not checked",
+    "board_fits_case": "{board_form_factor} board fits the case",
+    "board_not_in_case": ("{board_form_factor} board does not fit the case ({case_form_factors})"),
+    "case_slots_enough": "Cards reach slot {needed} of the case's {case_slots}",
+    "slot_positions_unknown": (
+        "No source gives this board's slot positions: check in its manual that "
+        "{gpus} cards {slot_width} slots wide fit side by side"
+    ),
+    "case_slots_short": "Cards reach slot {needed} but the case has {case_slots} expansion slots",
+    "gpu_length_unknown": "The card's length is unknown",
+    "case_room_unknown": "The case's maximum GPU length is unknown ({length_mm} mm card)",
+    "cooling_not_evaluated": "Spacing not evaluated: fewer than two cards could be placed",
+    "gpu_length_fits": "{length_mm} mm card fits the case's {max_mm} mm",
+    "gpu_too_long": "{length_mm} mm card is longer than the case's {max_mm} mm",
+    "cooler_unknown": "The card's cooler type is unknown",
+    "passive_needs_airflow": "Passive cards rely on server-chassis airflow through them",
+    "cooling_ok": "{gpus} {cooler} card(s): no spacing concern",
+    "open_air_spacing_unknown": (
+        "{gpus} open-air cards; the board's slot spacing is not sourced, so leave at least "
+        "one free slot between them or choose blower cards"
+    ),
+    "open_air_spaced": "{gpus} open-air cards with {min_gap_slots} free slot(s) between them",
+    "open_air_no_gap": (
+        "{gpus} open-air cards with no gap between them: the upper ones draw in the "
+        "lower ones' exhaust and throttle"
+    ),
+    "open_air_many": "{gpus} open-air cards: blower cards are recommended beyond two",
+    # compatibility
+    "socket_match": "CPU and board share socket {cpu_socket}",
+    "socket_mismatch": "CPU socket {cpu_socket} does not match the board's {board_socket}",
+    "memory_type_match": "{memory_type} memory matches the platform",
+    "memory_type_mismatch": (
+        "{memory_type} memory on a {board_memory_type} board (CPU takes {cpu_memory_types})"
+    ),
+    "dimm_type_supported": "{dimm_type} modules supported",
+    "dimm_type_unsupported": (
+        "{dimm_type} modules unsupported (board {board_dimm_types}, CPU {cpu_dimm_types})"
+    ),
+    "dimms_fit": "{dimms} DIMMs in {slots} slots",
+    "too_many_dimms": "{dimms} DIMMs but the board has {slots} slots",
+    "max_memory_unknown": "Maximum memory of CPU and board unknown ({memory_gb} GB installed)",
+    "memory_within_max": "{memory_gb} GB within the {max_memory_gb} GB maximum",
+    "memory_over_max": "{memory_gb} GB exceeds the {max_memory_gb} GB maximum",
+    "ecc_not_used": "Memory without ECC",
+    "cpu_ecc_unknown": "ECC memory; whether the CPU enables ECC is unknown",
+    "ecc_not_supported_by_cpu": "ECC memory, but the {cpu} does not enable ECC",
+    "ecc_active": "ECC memory on an ECC platform",
+    "gpu_powered_by_baseboard": "Modules are powered through their baseboard",
+    "gpu_connectors_unknown": "The card's power connectors are unknown",
+    "psu_connectors_unknown": "The PSU's GPU power cables are unknown",
+    "connectors_native": (
+        "PSU has the GPU power cables: {need_16pin} × 16-pin, {need_8pin} × 8-pin needed"
+    ),
+    "connectors_via_adapter": (
+        "{adapters} GPU 16-pin input(s) need adapters from {eight_pin_per_adapter} × 8-pin each; "
+        "{need_8pin} of the PSU's {have_8pin} 8-pin cables used"
+    ),
+    "connectors_short": (
+        "GPU power cables short: {need_16pin} × 16-pin needed ({have_16pin} on the PSU), "
+        "{need_8pin} × 8-pin needed ({have_8pin} on the PSU)"
+    ),
+    # host
+    "ram_enough": "{ram_gib} GiB RAM for {vram_gib} GiB of VRAM",
+    "ram_below_vram": "{ram_gib} GiB RAM is less than the {vram_gib} GiB of total VRAM",
+    "ram_below_workload": "{ram_gib} GiB RAM; the workload needs {needed_gib} GiB",
+    "cores_enough": "{cores} cores for {gpus} GPU(s) ({cores_per_gpu} per GPU)",
+    "cores_below_rule": (
+        "{cores} cores for {gpus} GPU(s): at least {recommended} recommended "
+        "(4 per GPU, 16 minimum)"
+    ),
+    "cores_below_workload": "{cores} cores; data loading needs {needed}",
+    "storage_enough": "{capacity_gb} GB of storage for {needed_gb} GB of data and checkpoints",
+    "storage_too_small": "{capacity_gb} GB of storage; data and checkpoints need {needed_gb} GB",
+    "read_speed_unknown": "Drive read speed unknown",
+    "read_fast_enough": "{drive} reads {read_mb_s} MB/s; the workload needs {needed_mb_s} MB/s",
+    "read_too_slow": "{drive} reads {read_mb_s} MB/s; the workload needs {needed_mb_s} MB/s",
+}
+
+FIXES: dict[str, str] = {
+    "use_psu": "use {count} × {name} ({wattage_w} W, ATX {atx_version})",
+    "psu_min_watts": "use an ATX 3.1 PSU of at least {min_psu_w} W",
+    "power_limit_gpus": (
+        "power-limit the {gpus} GPU(s) to {limit_w} W each (keeps about {throughput_pct} % "
+        "of throughput)"
+    ),
+    "power_limit_for_cooling": (
+        "space the cards, use water cooling, or power-limit them to {limit_w} W "
+        "(keeps about {throughput_pct} % of throughput)"
+    ),
+    "add_psus": "use {count} PSUs of up to 1,600 W each",
+    "use_bigger_circuit": "put the {wall_w} W machine on a bigger circuit ({circuits})",
+    "split_across_circuits": (
+        "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
+    ),
+    "use_board": "use the {name} board ({socket})",
+    "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
+    "use_memory": "use {name} ({capacity_gb} GB in {modules} modules)",
+    "add_nvlink_bridges": "fit {bridges} NVLink bridge(s)",
+    "use_case": "use the {name} case ({expansion_slots} expansion slots)",
+    "use_blower_gpu": "use blower-style cards such as the {name} ({vram_gb} GB)",
+    "use_pcie_gpu": "use the PCIe card {name} ({vram_gb} GB) instead",
+}
+
+
+def _fmt(value: Number) -> str:
+    if isinstance(value, str):
+        return value
+    if float(value).is_integer():
+        return f"{value:,.0f}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+class _Numbers(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _render(template: str, numbers: dict[str, Number]) -> str:
+    return template.format_map(_Numbers({k: _fmt(v) for k, v in numbers.items()}))
+
+
+def render_reason(check: Check) -> str:
+    text = _render(REASONS.get(check.reason, check.reason), check.numbers)
+    if check.numbers.get("lower_bound") == "yes":
+        text += " (lower bound: some draw is unknown)"
+    return text
+
+
+def render_fix(fix: Fix) -> str:
+    return _render(FIXES.get(fix.code, fix.code), fix.numbers)
+
+
+def render_check(check: Check) -> str:
+    """ "FAIL power.circuit: … — fix: …" on one line."""
+    line = f"{SEVERITY_LABELS[check.severity]} {check.id}: {render_reason(check)}"
+    if check.fix is not None:
+        line += f" — fix: {render_fix(check.fix)}"
+    return line

@@ -1,0 +1,144 @@
+"""Read a calibration CSV (columns of throughput_calibration.csv) and resolve each row.
+
+A row resolves when its GPU (``gpu_model`` or the ``gpu_canon=`` key in
+``notes``) is in the catalog and its ``model`` names a workload preset. Rows that
+do not resolve are kept with the reason, never dropped.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from core.calc.profile import profile_from_workload, with_run
+from core.catalog.catalog import Catalog
+from core.errors import FileFormatError, RigForgeError
+from core.models.parts import GPU
+from core.models.throughput import InterconnectChoice, WorkProfile
+from core.workloads import find_preset, make_workload
+
+REQUIRED_COLUMNS = (
+    "model",
+    "gpu_model",
+    "interconnect",
+    "gpu_count",
+    "precision",
+    "batch_size_per_gpu",
+    "throughput",
+    "notes",
+)
+BUNDLED = "throughput_calibration.csv"
+_NOTE_KEY = re.compile(r"(?:^|;)\s*([a-z_0-9]+)=([^;]*)")
+
+
+@dataclass(frozen=True)
+class CalibrationRow:
+    index: int
+    model: str
+    gpu_model: str
+    interconnect: str
+    gpu_count: int
+    precision: str
+    batch: int | None
+    throughput: float
+    notes: str
+    source: str
+
+    def note(self, key: str) -> str | None:
+        for match in _NOTE_KEY.finditer(self.notes):
+            if match.group(1) == key:
+                return match.group(2).strip()
+        return None
+
+    @property
+    def flagged(self) -> bool:
+        return "FLAG:" in self.notes
+
+    @property
+    def group_key(self) -> tuple[str, str, str, str]:
+        """Rows comparable for scaling: same source file and commit, family, model, precision."""
+        return (self.source, self.note("family") or "", self.model, self.precision)
+
+
+@dataclass(frozen=True)
+class ResolvedRow:
+    row: CalibrationRow
+    gpu: GPU
+    profile: WorkProfile
+    interconnect: InterconnectChoice
+
+
+def read_rows(text: str) -> list[CalibrationRow]:
+    """Parse CSV text; a missing column or a bad number raises ``FileFormatError``."""
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
+    if missing:
+        raise FileFormatError(f"calibration CSV lacks column(s): {', '.join(missing)}")
+    rows = []
+    for index, raw in enumerate(reader, start=2):
+        try:
+            batch_text = (raw["batch_size_per_gpu"] or "").strip()
+            rows.append(
+                CalibrationRow(
+                    index=index,
+                    model=raw["model"].strip(),
+                    gpu_model=raw["gpu_model"].strip(),
+                    interconnect=(raw["interconnect"] or "unknown").strip(),
+                    gpu_count=int(raw["gpu_count"]),
+                    precision=raw["precision"].strip(),
+                    batch=int(float(batch_text)) if batch_text else None,
+                    throughput=float(raw["throughput"]),
+                    notes=raw["notes"] or "",
+                    source="|".join(
+                        raw.get(k) or "" for k in ("source_repo", "source_path", "source_commit")
+                    ),
+                )
+            )
+        except (TypeError, ValueError) as error:
+            raise FileFormatError(f"calibration CSV line {index}: {error}") from error
+    return rows
+
+
+def load_rows(path: Path | None = None) -> list[CalibrationRow]:
+    """Rows of ``path``, or of the bundled copy of the shared calibration set."""
+    if path is None:
+        text = resources.files("resources.benchmarks").joinpath(BUNDLED).read_text("utf-8")
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise FileFormatError(f"cannot read {path}: {error.strerror or error}") from error
+    return read_rows(text)
+
+
+_PRECISION = {"fp32": "fp32", "tf32": "tf32", "fp16-amp": "fp16", "fp16": "fp16", "bf16": "bf16"}
+_INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie"}
+
+
+def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
+    """The GPU, profile and interconnect of a row, or the reason it cannot be resolved."""
+    gpu = None
+    for name in (row.note("gpu_canon"), row.gpu_model):
+        if name:
+            try:
+                gpu = catalog.gpu(name)
+                break
+            except RigForgeError:
+                continue
+    if gpu is None:
+        return f"GPU {row.gpu_model!r} is not in the catalog"
+    precision = _PRECISION.get(row.precision.lower())
+    if precision is None:
+        return f"unknown precision {row.precision!r}"
+    try:
+        preset = find_preset(row.model)
+        workload = make_workload(preset, precision=precision)
+    except RigForgeError as error:
+        return f"workload {row.model!r}: {error}"
+    profile = with_run(profile_from_workload(workload), batch=row.batch)
+    interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
+    return ResolvedRow(row, gpu, profile, interconnect)

@@ -1,0 +1,162 @@
+"""The calibration report: predicted vs measured throughput and scaling efficiency.
+
+Figures: rows resolved / total; median and 90th-percentile absolute percentage
+error of total throughput; median absolute error of scaling efficiency in
+percentage points over multi-GPU rows with a matching 1-GPU row (same source
+file and commit, family, model and precision; rows with ``FLAG:`` in notes
+skipped); per workload the Spearman rank correlation of predicted vs measured
+total throughput over all that workload's resolved rows (all GPUs, counts and
+precisions of the table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from core.calc.constants import ThroughputConstants
+from core.calc.scaling import estimate_throughput
+from core.catalog.catalog import Catalog
+from core.validation.calibration import CalibrationRow, ResolvedRow, resolve
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman rank correlation with average ranks for ties (NaN below 3 points)."""
+    if len(x) < 3:
+        return float("nan")
+
+    def ranks(values: Sequence[float]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        arr = np.asarray(values, dtype=float)
+        order = arr.argsort(kind="mergesort")
+        result = np.empty(len(arr))
+        sorted_vals = arr[order]
+        i = 0
+        while i < len(arr):
+            j = i
+            while j + 1 < len(arr) and sorted_vals[j + 1] == sorted_vals[i]:
+                j += 1
+            result[order[i : j + 1]] = (i + j) / 2.0
+            i = j + 1
+        return result
+
+    rx, ry = ranks(x), ranks(y)
+    if rx.std() == 0 or ry.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def predict_row(resolved: ResolvedRow, c: ThroughputConstants, allow_tf32: bool = True) -> float:
+    """Predicted total throughput of one calibration row."""
+    result = estimate_throughput(
+        resolved.profile,
+        resolved.gpu,
+        resolved.row.gpu_count,
+        c,
+        interconnect=resolved.interconnect,
+        allow_tf32=allow_tf32,
+        curve=False,
+    )
+    return result.total_throughput
+
+
+def build_report(
+    rows: Sequence[CalibrationRow],
+    catalog: Catalog,
+    c: ThroughputConstants,
+    *,
+    allow_tf32: bool = True,
+) -> dict[str, Any]:
+    """The whole report as plain JSON-ready data (``details`` holds one entry per row)."""
+    details: list[dict[str, Any]] = []
+    resolved_rows: list[tuple[ResolvedRow, float]] = []
+    for row in rows:
+        outcome = resolve(row, catalog)
+        entry: dict[str, Any] = {
+            "line": row.index,
+            "model": row.model,
+            "gpu_model": row.gpu_model,
+            "gpu_count": row.gpu_count,
+            "precision": row.precision,
+            "batch_per_gpu": row.batch,
+            "interconnect": row.interconnect,
+            "measured": row.throughput,
+        }
+        if isinstance(outcome, str):
+            entry.update(resolved=False, reason=outcome)
+        else:
+            predicted = predict_row(outcome, c, allow_tf32)
+            entry.update(
+                resolved=True,
+                gpu_id=outcome.gpu.id,
+                predicted=predicted,
+                abs_pct_error=abs(predicted / row.throughput - 1.0) * 100.0,
+            )
+            resolved_rows.append((outcome, predicted))
+        details.append(entry)
+
+    errors = [e["abs_pct_error"] for e in details if e.get("resolved")]
+    scaling_errors = _scaling_errors(resolved_rows, details, c, allow_tf32)
+    by_workload: dict[str, tuple[list[float], list[float]]] = {}
+    for res, predicted in resolved_rows:
+        xs, ys = by_workload.setdefault(res.row.model, ([], []))
+        xs.append(predicted)
+        ys.append(res.row.throughput)
+    return {
+        "rows": len(rows),
+        "resolved": len(resolved_rows),
+        "median_abs_pct_error": _pct(errors, 50),
+        "p90_abs_pct_error": _pct(errors, 90),
+        "scaling_rows": len(scaling_errors),
+        "scaling_median_abs_error_pts": _pct(scaling_errors, 50),
+        "spearman_by_workload": {
+            model: spearman(xs, ys) for model, (xs, ys) in sorted(by_workload.items())
+        },
+        "unresolved": [
+            {"line": e["line"], "reason": e["reason"]} for e in details if not e["resolved"]
+        ],
+        "tf32_assumed_for_fp32": allow_tf32,
+        "details": details,
+    }
+
+
+def _pct(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(values, q)) if values else None
+
+
+def _scaling_errors(
+    resolved_rows: Sequence[tuple[ResolvedRow, float]],
+    details: list[dict[str, Any]],
+    c: ThroughputConstants,
+    allow_tf32: bool,
+) -> list[float]:
+    """|measured - predicted| scaling efficiency in points, per unflagged multi-GPU row.
+
+    The predicted efficiency divides the row's prediction by N x the prediction
+    of the matching 1-GPU row at that row's own batch, as the measured one does.
+    """
+    singles: dict[tuple[str, str, str, str], list[tuple[ResolvedRow, float]]] = {}
+    for res, predicted in resolved_rows:
+        if res.row.gpu_count == 1:
+            singles.setdefault(res.row.group_key, []).append((res, predicted))
+    by_line = {e["line"]: e for e in details}
+    out: list[float] = []
+    for res, predicted in resolved_rows:
+        row = res.row
+        if row.gpu_count == 1 or row.flagged:
+            continue
+        candidates = singles.get(row.group_key, [])
+        same_gpu = [s for s in candidates if s[0].gpu.id == res.gpu.id]
+        same_batch = [s for s in same_gpu if s[0].row.batch == row.batch] or same_gpu
+        if not same_batch:
+            continue
+        base_res, base_pred = same_batch[0]
+        measured = row.throughput / (row.gpu_count * base_res.row.throughput)
+        predicted_eff = predicted / (row.gpu_count * base_pred)
+        error = abs(measured - predicted_eff) * 100.0
+        by_line[row.index].update(
+            scaling_measured=measured, scaling_predicted=predicted_eff, scaling_error_pts=error
+        )
+        out.append(error)
+    return out

@@ -1,0 +1,227 @@
+"""File menu actions (Open, Open Recent, Open from URL, Save, Save As) and file drops.
+
+The controller forwards each intent to the ``DocumentViewModel`` and shows
+what went wrong in a message box that names the problem; a failed open leaves
+the open document as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QProgressDialog
+
+from core.files.fetch import FetchLimits
+from gui.viewmodels.document import DocumentViewModel
+from gui.views import dialogs
+from gui.workers.url_loader import UrlLoader
+
+FILE_FILTER = "RigForge files (*.json *.rigforge);;All files (*)"
+
+
+class FileActions(QObject):
+    def __init__(self, window: QMainWindow, document: DocumentViewModel) -> None:
+        super().__init__(window)
+        self._window = window
+        self.document = document
+        self.url_limits = FetchLimits()
+        self.url_loader: UrlLoader | None = None
+        self.progress_dialog: QProgressDialog | None = None
+        self.message_box: QMessageBox | None = None
+        """The last error shown (kept so tests and callers can read it)."""
+
+        self.open_action = self._action("&Open…", QKeySequence.StandardKey.Open, self.open_dialog)
+        self.open_url_action = self._action(
+            "Open from &URL…", QKeySequence("Ctrl+L"), self.open_url_dialog
+        )
+        self.save_action = self._action("&Save", QKeySequence.StandardKey.Save, self.save)
+        self.save_as_action = self._action(
+            "Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as_dialog
+        )
+        self.recent_menu = QMenu("Open &Recent", window)
+        self.recent_menu.setObjectName("recentMenu")
+        document.recent_files_changed.connect(self._on_document_recent_files_changed)
+        self._fill_recent_menu(document.recent_files())
+
+    def _action(
+        self,
+        text: str,
+        shortcut: QKeySequence | QKeySequence.StandardKey,
+        slot: Callable[[], object],
+    ) -> QAction:
+        action = QAction(text, self._window)
+        action.setShortcut(shortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def install(self, menu: QMenu) -> None:
+        menu.addAction(self.open_action)
+        menu.addMenu(self.recent_menu)
+        menu.addAction(self.open_url_action)
+        menu.addSeparator()
+        menu.addAction(self.save_action)
+        menu.addAction(self.save_as_action)
+        menu.addSeparator()
+
+    # -- open ----------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        name, _ = QFileDialog.getOpenFileName(self._window, "Open", "", FILE_FILTER)
+        if name:
+            self.open_path(Path(name), ask=False)
+
+    def open_path(self, path: Path | str, *, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        error = self.document.open_path(path)
+        if error is not None:
+            self.show_error("Cannot open file", error)
+            return False
+        self._show_notices()
+        return True
+
+    def open_recent(self, entry: str) -> bool:
+        if not Path(entry).is_file():
+            self.document.remove_recent(entry)
+            self.show_error("Cannot open file", f"{entry} no longer exists.")
+            return False
+        return self.open_path(entry)
+
+    def open_url_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        url = dialogs.ask_url(self._window)
+        if url:
+            self.open_url(url)
+
+    def open_url(self, url: str) -> UrlLoader | None:
+        """Start downloading ``url`` in a worker; the result opens when it arrives."""
+        if self.url_loader is not None and self.url_loader.isRunning():
+            self.show_error("Cannot open URL", "A download is already running.")
+            return None
+        loader = UrlLoader(url, self.url_limits)
+        progress = QProgressDialog(f"Downloading {url}…", "Cancel", 0, 0, self._window)
+        progress.setWindowTitle("Open from URL")
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+        progress.canceled.connect(loader.cancel)
+        loader.progress.connect(self._on_url_loader_progress)
+        loader.loaded.connect(self._on_url_loader_loaded)
+        loader.failed.connect(self._on_url_loader_failed)
+        self.url_loader, self.progress_dialog = loader, progress
+        loader.start()
+        return loader
+
+    def _on_url_loader_progress(self, received: int, total: int) -> None:
+        if self.progress_dialog is None:
+            return
+        if total > 0:
+            self.progress_dialog.setMaximum(total)
+            self.progress_dialog.setValue(min(received, total))
+        self.progress_dialog.setLabelText(f"Downloading… {received / 1024:.0f} KiB")
+
+    def _on_url_loader_loaded(self, data: bytes) -> None:
+        url = self._finish_download()
+        error = self.document.open_bytes(data, url)
+        if error is not None:
+            self.show_error("Cannot open URL", error)
+        else:
+            self._show_notices()
+
+    def _on_url_loader_failed(self, message: str) -> None:
+        url = self._finish_download()
+        if message == "cancelled":
+            self._window.statusBar().showMessage("Download cancelled; nothing was loaded.", 5000)
+        else:
+            self.show_error("Cannot open URL", f"{url}: {message}")
+
+    def _finish_download(self) -> str:
+        url = self.url_loader.url if self.url_loader is not None else ""
+        if self.progress_dialog is not None:
+            self.progress_dialog.canceled.disconnect()
+            self.progress_dialog.reset()
+            self.progress_dialog.deleteLater()
+            self.progress_dialog = None
+        return url
+
+    # -- save ----------------------------------------------------------------
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as_dialog()
+        return self._report_save(self.document.save())
+
+    def save_as_dialog(self) -> bool:
+        start = str(self.document.path or Path.home() / "build.json")
+        name, _ = QFileDialog.getSaveFileName(self._window, "Save As", start, FILE_FILTER)
+        return bool(name) and self.save_as(Path(name))
+
+    def save_as(self, path: Path | str) -> bool:
+        return self._report_save(self.document.save_as(path))
+
+    def _report_save(self, error: str | None) -> bool:
+        if error is not None:
+            self.show_error("Cannot save", error)
+            return False
+        self._window.statusBar().showMessage(f"Saved {self.document.display_name}", 5000)
+        return True
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; return whether the caller may go on."""
+        if not self.document.dirty:
+            return True
+        choice = dialogs.ask_unsaved_changes(self._window, self.document.display_name)
+        if choice == "save":
+            return self.save()
+        return choice == "discard"
+
+    # -- drops ---------------------------------------------------------------
+
+    @staticmethod
+    def dropped_file(mime: QMimeData) -> Path | None:
+        local = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
+        return Path(local[0]) if len(local) == 1 else None
+
+    def can_drop(self, mime: QMimeData) -> bool:
+        return self.dropped_file(mime) is not None
+
+    def drop(self, mime: QMimeData) -> bool:
+        path = self.dropped_file(mime)
+        return path is not None and self.open_path(path)
+
+    # -- helpers ---------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop a running download before the window goes away."""
+        if self.url_loader is not None:
+            self.url_loader.cancel()
+            self.url_loader.wait(5000)
+
+    def show_error(self, title: str, text: str) -> None:
+        self.message_box = dialogs.show_error(self._window, title, text)
+
+    def _show_notices(self) -> None:
+        notices = self.document.notices
+        if notices:
+            self._window.statusBar().showMessage(" ".join(notices), 15000)
+
+    def _on_document_recent_files_changed(self, recent: list[str]) -> None:
+        self._fill_recent_menu(recent)
+
+    def _fill_recent_menu(self, recent: list[str]) -> None:
+        self.recent_menu.clear()
+        for index, entry in enumerate(recent, 1):
+            action = self.recent_menu.addAction(f"&{index} {Path(entry).name}")
+            action.setToolTip(entry)
+            action.setData(entry)
+            action.triggered.connect(lambda _checked=False, e=entry: self.open_recent(e))
+        self.recent_menu.addSeparator()
+        clear = self.recent_menu.addAction("Clear Recent Files")
+        clear.setEnabled(bool(recent))
+        clear.triggered.connect(self.document.clear_recent)
+        self.recent_menu.setEnabled(True)

@@ -1,0 +1,1 @@
+"""Worker threads for slow work (downloads); they report by Qt signal."""

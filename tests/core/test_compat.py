@@ -1,0 +1,66 @@
+"""Compatibility: socket, memory type, DIMM kind and count, capacity, ECC, power cables."""
+
+from __future__ import annotations
+
+from core.calc.compat import compat_checks, power_connector_check
+from tests.core import check_parts as parts
+
+
+def _sev(build: object) -> dict[str, str]:
+    return {c.id: c.severity for c in compat_checks(build)}  # type: ignore[arg-type]
+
+
+def test_clean_build_passes() -> None:
+    result = _sev(parts.build())
+    for cid in (
+        "compat.socket",
+        "compat.memory_type",
+        "compat.dimm_type",
+        "compat.dimm_count",
+        "compat.memory_capacity",
+    ):
+        assert result[cid] == "pass"
+
+
+def test_socket_mismatch() -> None:
+    assert _sev(parts.build(cpu=parts.tr_pro()))["compat.socket"] == "fail"
+
+
+def test_memory_type_and_dimm_kind() -> None:
+    ddr4 = parts.memory(memory_type="DDR4", speed_mt_s=3200)
+    assert _sev(parts.build(memory=ddr4))["compat.memory_type"] == "fail"
+    rdimm = parts.memory(dimm_type="RDIMM", ecc=True)
+    assert _sev(parts.build(memory=rdimm))["compat.dimm_type"] == "fail"
+
+
+def test_dimm_count_and_capacity() -> None:
+    assert _sev(parts.build(memory_kits=3))["compat.dimm_count"] == "fail"  # 6 DIMMs > 4 slots
+    big = parts.memory(modules=4, module_gb=64)  # 256 GB > 192 GB
+    assert _sev(parts.build(memory=big))["compat.memory_capacity"] == "fail"
+    assert (
+        _sev(
+            parts.build(
+                cpu=parts.cpu(max_memory_gb=None), motherboard=parts.am5_board(max_memory_gb=None)
+            )
+        )["compat.memory_capacity"]
+        == "info"
+    )
+
+
+def test_ecc() -> None:
+    ecc_udimm = parts.memory(ecc=True)
+    assert _sev(parts.build(memory=ecc_udimm))["compat.ecc"] == "warn"  # CPU ecc False
+    assert _sev(parts.two_3090_nvlink())["compat.ecc"] == "pass"
+
+
+def test_power_connectors() -> None:
+    native = power_connector_check(parts.build(), None)
+    assert native.severity == "pass"
+    # No 16-pin lead: one adapter of ⌈450 / 150⌉ = 3 eight-pin cables.
+    four = parts.build(psu=parts.psu(connectors={"pcie_8pin": 4}))
+    adapter = power_connector_check(four, None)
+    assert adapter.severity == "warn" and adapter.numbers["need_8pin"] == 3
+    two = parts.build(psu=parts.psu(connectors={"pcie_8pin": 2}))
+    assert power_connector_check(two, None).severity == "fail"
+    unknown = parts.build(psu=parts.psu(connectors=None))
+    assert power_connector_check(unknown, None).reason == "psu_connectors_unknown"

@@ -1,0 +1,111 @@
+"""Multi-GPU links, ring all-reduce, host I/O and the scaling curve."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calc.constants import FITTED
+from core.calc.hostio import link_gb_s
+from core.calc.profile import profile_from_workload
+from core.calc.scaling import comm_link, estimate_throughput, time_to_target_s
+from core.catalog import load_catalog
+from core.models.parts import GPU
+from core.models.throughput import HostLink, HostSpec, WorkProfile
+from core.workloads import find_preset, make_workload
+from tests.core.test_throughput import UNIT, profile
+
+X16_GEN4 = HostLink(pcie_gen=4, lanes=16)
+
+
+def gpu(name: str) -> GPU:
+    return load_catalog().gpu(name)
+
+
+def test_pcie_link_bandwidth_per_direction() -> None:
+    assert link_gb_s(X16_GEN4) == pytest.approx(16 * 1.969)
+    assert link_gb_s(HostLink(pcie_gen=3, lanes=8)) == pytest.approx(8 * 0.985)
+    shared = HostLink(
+        pcie_gen=4, lanes=4, attached_to="chipset", chipset_uplink_gb_s=7.9, chipset_sharers=2
+    )
+    assert link_gb_s(shared) == pytest.approx(3.95)
+
+
+def test_link_choice_follows_card_and_bridges() -> None:
+    rtx3090, h100, a100p = gpu("RTX 3090"), gpu("H100 SXM5 80GB"), gpu("A100 PCIe 40GB")
+    assert comm_link(rtx3090, 2, "auto", X16_GEN4).kind == "pcie_host"  # GeForce: no P2P
+    bridged = comm_link(rtx3090, 2, "nvlink", X16_GEN4)
+    assert (bridged.kind, bridged.gb_s) == ("nvlink_bridge", 56.25)
+    assert comm_link(rtx3090, 4, "nvlink", X16_GEN4).kind == "pcie_host"  # pairs cross PCIe
+    assert comm_link(h100, 8, "auto", X16_GEN4) == ("nvswitch", 450.0, None)
+    assert comm_link(a100p, 4, "pcie", X16_GEN4).kind == "pcie_p2p"
+    assert comm_link(h100, 1, "auto", X16_GEN4).kind == "none"
+
+
+def test_ring_allreduce_exposed_time_hand_derived() -> None:
+    # 1e8 fp32 grads = 4e8 B; ring over 4 GPUs moves 2*3/4*4e8 = 6e8 B per GPU over
+    # PCIe 4.0 x16 = 31.504 GB/s (eta_link 1, no overlap, no latency).
+    p = profile(matmul_flops=1e9, params_total=1e8, params_trainable=1e8, batch_per_gpu=8)
+    r = estimate_throughput(p, gpu("A100 PCIe 40GB"), 4, UNIT, interconnect="pcie")
+    assert r.breakdown.communication_exposed_s == pytest.approx(6e8 / 31.504e9)
+    assert r.link == "pcie_p2p"
+
+
+def _resnet(parallelism: str = "data") -> WorkProfile:
+    w = make_workload(
+        find_preset("VGG16"), precision="fp16", batch_size=64, parallelism=parallelism
+    )
+    return profile_from_workload(w)
+
+
+def test_independent_mode_total_never_drops_and_has_no_communication() -> None:
+    r = estimate_throughput(_resnet("independent"), gpu("RTX 4090"), 8, FITTED)
+    totals = [p.total_throughput for p in r.scaling]
+    assert totals == sorted(totals)
+    assert r.breakdown.communication_exposed_s == 0.0
+    assert r.scaling[-1].efficiency == pytest.approx(1.0)
+
+
+def test_nvlink_at_least_as_fast_as_pcie_and_p2p_beats_host() -> None:
+    p = _resnet()
+    for name in ("RTX 3090", "RTX A6000"):
+        nv = estimate_throughput(p, gpu(name), 2, FITTED, interconnect="nvlink")
+        pcie = estimate_throughput(p, gpu(name), 2, FITTED, interconnect="pcie")
+        assert nv.total_throughput >= pcie.total_throughput
+    a6000 = estimate_throughput(p, gpu("RTX A6000"), 4, FITTED, interconnect="pcie")
+    rtx3090 = estimate_throughput(p, gpu("RTX 3090"), 4, FITTED, interconnect="pcie")
+    assert a6000.link == "pcie_p2p" and rtx3090.link == "pcie_host"
+    assert a6000.breakdown.communication_exposed_s < rtx3090.breakdown.communication_exposed_s
+
+
+def test_fewer_lanes_more_communication_and_named_bottleneck() -> None:
+    p = _resnet()
+    host = HostSpec(links=(HostLink(pcie_gen=4, lanes=4),) * 4)
+    narrow = estimate_throughput(p, gpu("RTX 4090"), 4, FITTED, host=host)
+    wide = estimate_throughput(p, gpu("RTX 4090"), 4, FITTED)
+    assert narrow.breakdown.communication_exposed_s > wide.breakdown.communication_exposed_s
+    assert narrow.bottleneck.code == "communication"
+    assert (narrow.bottleneck.pcie_gen, narrow.bottleneck.lanes) == (4, 4)
+    assert narrow.bottleneck.link == "pcie_host"
+
+
+def test_data_parallel_efficiency_between_zero_and_one() -> None:
+    r = estimate_throughput(_resnet(), gpu("RTX 3090"), 4, FITTED)
+    assert [p.gpus for p in r.scaling] == [1, 2, 3, 4]
+    assert r.scaling[0].efficiency == 1.0
+    assert all(0.0 < p.efficiency <= 1.0 for p in r.scaling)
+    assert 0.0 < r.utilization <= 1.0
+
+
+def test_few_cpu_cores_make_data_loading_the_bottleneck() -> None:
+    host = HostSpec(cpu_cores=2)
+    r = estimate_throughput(_resnet("independent"), gpu("RTX 4090"), 4, FITTED, host=host)
+    # 2 cores x 150 images/s = 300 images/s for all four GPUs together
+    assert r.bottleneck.code == "data_loading"
+    assert r.samples_per_s == pytest.approx(300.0)
+
+
+def test_time_to_target_epochs_and_tokens() -> None:
+    p = profile(dataset_samples=1_000_000, target_epochs=2.0)
+    assert time_to_target_s(p, 1000.0) == pytest.approx(2000.0)
+    q = profile(seq_len=1024, target_tokens=1e9)
+    assert time_to_target_s(q, 100.0) == pytest.approx(1e9 / 102400.0)

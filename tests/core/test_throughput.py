@@ -1,0 +1,119 @@
+"""Per-GPU roofline: precision rules and formulas against hand-derived numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calc.constants import FITTED, ThroughputConstants
+from core.calc.throughput import compute_mode, fp16_tensor_peak, gpu_step_time
+from core.catalog import load_catalog
+from core.models.parts import GPU
+from core.models.throughput import WorkProfile
+
+UNIT = ThroughputConstants(
+    eta_tensor_volta_turing=0.5,
+    eta_tensor_ampere_ada=0.5,
+    eta_tensor_hopper_blackwell=0.5,
+    eta_simt_fp32=0.5,
+    attention_rel=0.5,
+    recurrent_rel=1.0,
+    eta_memory=0.5,
+    amp_activation_bytes=2.0,
+    elementwise_bytes_per_activation=4.0,
+    launch_s_per_layer=0.0,
+    launch_s_per_loop_step=0.0,
+    eta_link=1.0,
+    host_staging_factor=0.5,
+    overlap_fraction=0.0,
+    allreduce_latency_s=0.0,
+)
+
+
+def gpu(name: str) -> GPU:
+    return load_catalog().gpu(name)
+
+
+def profile(**kw: object) -> WorkProfile:
+    base: dict[str, object] = {
+        "name": "t",
+        "unit": "images/s",
+        "params_total": 1.0,
+        "params_trainable": 0.0,
+        "matmul_flops": 0.0,
+    }
+    base.update(kw)
+    return WorkProfile.model_validate(base)
+
+
+def test_fp32_on_ampere_is_tf32_unless_turned_off() -> None:
+    a100 = gpu("A100 SXM4 80GB")
+    on = compute_mode(a100, "fp32")
+    assert (on.precision, on.note, on.peak_flops) == ("tf32", "tf32_assumed", 156e12)
+    off = compute_mode(a100, "fp32", allow_tf32=False)
+    assert (off.precision, off.note, off.peak_flops) == ("fp32", "tf32_disabled", 19.5e12)
+
+
+def test_precision_follows_architecture() -> None:
+    v100 = gpu("V100 SXM2 16GB")
+    assert compute_mode(v100, "fp32").note == "as_requested"  # Volta has no TF32
+    assert compute_mode(v100, "bf16").note == "bf16_unsupported_fp16_used"
+    assert compute_mode(gpu("A100 SXM4 80GB"), "fp8").note == "fp8_unsupported_fp16_used"
+    h100 = compute_mode(gpu("H100 SXM5 80GB"), "fp8")
+    assert (h100.precision, h100.peak_flops) == ("fp8", 1979e12)
+    pascal = compute_mode(gpu("GTX 1080 Ti"), "fp16")
+    assert pascal.note == "no_tensor_cores_fp32" and not pascal.tensor_cores
+
+
+def test_geforce_turing_fp16_peak_is_quarter_of_int8() -> None:
+    # 227.7 INT8 TOPS -> 113.85 FP16-acc16 -> 56.9 FP32-accumulate on GeForce
+    assert fp16_tensor_peak(gpu("RTX 2080 Ti")) == pytest.approx(227.7 / 4)
+
+
+def test_matmul_time_is_three_forward_flops_over_efficient_peak() -> None:
+    # 2 samples x 1 TFLOP forward x 3 = 6e12 FLOP at 312e12 x 0.5 -> 6/156 s
+    step = gpu_step_time(profile(matmul_flops=1e12, batch_per_gpu=2), gpu("A100 SXM4 80GB"), UNIT)
+    assert step.matmul_s == pytest.approx(6.0 / 156.0)
+    assert step.step_flops == pytest.approx(6e12)
+
+
+def test_recurrent_weights_streamed_every_timestep() -> None:
+    # W = 1e6 weights, T = 100 steps: recurrent FLOPs/sample = 2 W T = 2e8.
+    # fp16 weights: 3 passes x 100 steps x 2e6 B = 6e8 B over 2039e9 x 0.5 B/s.
+    p = profile(recurrent_flops=2e8, recurrent_steps=100, batch_per_gpu=1)
+    step = gpu_step_time(p, gpu("A100 SXM4 80GB"), UNIT)
+    assert step.recurrent_s == pytest.approx(6e8 / (2039e9 * 0.5))
+
+
+def test_elementwise_bytes_over_bandwidth() -> None:
+    # fp32 on V100: 10 samples x 1e6 elements x 4 passes x 4 B over 900e9 x 0.5
+    p = profile(activation_elements=1e6, batch_per_gpu=10, requested_precision="fp32")
+    step = gpu_step_time(p, gpu("V100 SXM2 16GB"), UNIT)
+    assert step.elementwise_s == pytest.approx(1.6e8 / 450e9)
+
+
+def test_optimizer_step_reads_all_trainable_params() -> None:
+    p = profile(params_total=1e9, params_trainable=1e9, optimizer_bytes_per_param=28.0)
+    step = gpu_step_time(p, gpu("H100 SXM5 80GB"), UNIT)
+    assert step.optimizer_s == pytest.approx(28e9 / (3350e9 * 0.5))
+
+
+@pytest.mark.parametrize("workload_bw", [(300.0, 600.0), (600.0, 2000.0)])
+def test_more_memory_bandwidth_is_never_slower(workload_bw: tuple[float, float]) -> None:
+    slow_bw, fast_bw = workload_bw
+    base = gpu("A100 SXM4 80GB")
+    p = profile(
+        matmul_flops=4e9,
+        activation_elements=3e7,
+        recurrent_flops=1e9,
+        recurrent_steps=50,
+        batch_per_gpu=64,
+        params_trainable=2.5e7,
+    )
+    slow = base.model_copy(update={"memory_bandwidth_gb_s": slow_bw})
+    fast = base.model_copy(update={"memory_bandwidth_gb_s": fast_bw})
+    assert gpu_step_time(p, fast, FITTED).gpu_s < gpu_step_time(p, slow, FITTED).gpu_s
+
+
+def test_fitted_constants_are_physical() -> None:
+    for name in ("eta_tensor_volta_turing", "eta_tensor_ampere_ada", "eta_memory", "eta_link"):
+        assert 0.0 < getattr(FITTED, name) <= 1.0

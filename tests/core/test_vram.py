@@ -1,0 +1,73 @@
+"""VRAM model: components derived by hand from the cited formulas."""
+
+import pytest
+
+from core.calc.vram import estimate_vram, max_batch_size, vram_breakdown
+from core.workloads import find_preset, make_workload
+
+GIB = 2**30
+P7B = 6738415616  # Llama-2 7B, model_facts.csv
+
+
+def test_mixed_adam_is_16_bytes_per_param() -> None:
+    w = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", optimizer="adamw"
+    )
+    b = vram_breakdown(w, 1)
+    assert b.weights_gib == pytest.approx(2 * P7B / GIB)
+    assert b.gradients_gib == pytest.approx(2 * P7B / GIB)
+    assert b.optimizer_gib == pytest.approx(12 * P7B / GIB)
+
+
+def test_zero3_divides_states() -> None:
+    base = make_workload(find_preset("GPT-2 XL"), task="training", precision="bf16")
+    z3 = vram_breakdown(base.model_copy(update={"parallelism": "zero3"}), 4)
+    full = vram_breakdown(base, 4)
+    assert z3.optimizer_gib == pytest.approx(full.optimizer_gib / 4)
+    assert z3.gradients_gib == pytest.approx(full.gradients_gib / 4)
+    # weights: a quarter plus two gathered layers (2/48 of the full weights)
+    assert z3.weights_gib == pytest.approx(full.weights_gib / 4 + 2 * full.weights_gib / 48)
+
+
+def test_kv_cache_honours_gqa() -> None:
+    # Llama-2 70B: 80 layers, 8 KV heads x 128; 4096 tokens, batch 1, fp16 -> 2*80*8*128*4096*2 B
+    w = make_workload(
+        find_preset("Llama-2 70B"),
+        task="inference",
+        precision="fp16",
+        prompt_len=4000,
+        generated_len=96,
+    )
+    assert vram_breakdown(w, 1).kv_cache_gib == pytest.approx(2 * 80 * 8 * 128 * 4096 * 2 / GIB)
+
+
+def test_korthikanti_layer_formula() -> None:
+    # GPT-2 small, fp16, dropout, eager: per layer sbh(34 + 5as/h) bytes, plus logits 4sbv
+    w = make_workload(find_preset("GPT-2 small"), task="training", precision="fp16", batch_size=2)
+    s, b, h, a, v = 1024, 2, 768, 12, 50257
+    expected = 12 * s * b * h * (34 + 5 * a * s / h) + 4 * s * b * v
+    assert vram_breakdown(w, 1).activations_gib == pytest.approx(expected / GIB)
+
+
+def test_max_batch_is_largest_that_fits() -> None:
+    w = make_workload(find_preset("BERT-large"), task="training", precision="fp16")
+    best = max_batch_size(w, 1, 24.0)
+    assert best >= 1
+    assert vram_breakdown(w.model_copy(update={"batch_size": best}), 1).total_gib <= 24.0
+    assert vram_breakdown(w.model_copy(update={"batch_size": best + 1}), 1).total_gib > 24.0
+
+
+def test_fixes_when_not_fitting() -> None:
+    w = make_workload(find_preset("Llama-2 7B"), task="training", precision="bf16", seq_len=2048)
+    result = estimate_vram(w, 24.0, 1)
+    assert not result.fits
+    assert result.fixes and result.fixes[0].fits
+    codes = [f.code for f in result.fixes]
+    assert "qlora" in codes
+    assert all(f.total_gib < result.total_gib for f in result.fixes)
+
+
+def test_fits_has_no_fixes_and_positive_margin() -> None:
+    w = make_workload(find_preset("ResNet-50"), task="training", precision="fp16", batch_size=64)
+    result = estimate_vram(w, 80.0, 1)
+    assert result.fits and result.free_gib > 0 and result.fixes == ()

@@ -1,0 +1,138 @@
+"""Workload presets, name resolution, HF config import and validation."""
+
+import json
+
+import pytest
+
+from core.errors import InvalidWorkload, LookupFailed
+from core.workloads import architecture_from_hf_config, find_preset, load_hf_config, make_workload
+
+BENCHMARK_NAMES = {
+    # name as benchmark tables write it -> (sequence length or resolution, unit)
+    "ResNet-50 v1.5": (None, "images/s"),
+    "SSD300 v1.1 (ResNet-50 backbone)": (None, "images/s"),
+    "BERT-base SQuAD v1.1 fine-tune": (384, "sequences/s"),
+    "BERT-large SQuAD v1.1 fine-tune": (384, "sequences/s"),
+    "BERT-large pre-training phase 1 (seq len 128)": (128, "sequences/s"),
+    "BERT-large pre-training phase 2 (seq len 512)": (512, "sequences/s"),
+    "Transformer-XL base (WikiText-103)": (192, "tokens/s"),
+    "Transformer-XL large (WikiText-103)": (384, "tokens/s"),
+    "GNMT v2 (LSTM seq2seq, WMT16 En-De)": (50, "tokens/s"),
+    "Tacotron 2 (LSTM-based TTS)": (566, "mels/s"),
+    "WaveGlow (flow-based vocoder)": (8000, "audio-samples/s"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BENCHMARK_NAMES))
+def test_benchmark_names_resolve(name: str) -> None:
+    seq, unit = BENCHMARK_NAMES[name]
+    arch = find_preset(name).architecture
+    assert arch.throughput_unit == unit
+    assert arch.default_seq_len == seq
+
+
+def test_exact_counts_from_model_facts() -> None:
+    # shared/data/models/model_facts.csv params_exact
+    assert find_preset("ResNet-50").architecture.params_total == 25557032
+    assert find_preset("VGG16").architecture.params_total == 138357544
+    assert find_preset("Llama-2 70B").architecture.params_total == 68976648192
+    mixtral = find_preset("Mixtral 8x7B").architecture
+    assert (mixtral.params_total, mixtral.params_active) == (46702792704, 12879925248)
+    assert find_preset("ResNet-50").architecture.forward_flops_per_sample == pytest.approx(8.178e9)
+
+
+def test_every_preset_has_op_mix_or_says_why() -> None:
+    from core.workloads import load_presets
+
+    for preset in load_presets():
+        arch = preset.architecture
+        if arch.op_mix is None:
+            assert "NOT COUNTED" in preset.sources["op_mix"]
+        else:
+            assert arch.op_mix.total_flops >= (arch.forward_flops_per_sample or 0) * 0.99
+
+
+def test_unknown_name_suggests() -> None:
+    with pytest.raises(LookupFailed, match="ResNet-50"):
+        find_preset("Resnet-05")
+
+
+def test_qlora_fp32_rejected() -> None:
+    with pytest.raises(InvalidWorkload, match="16-bit"):
+        make_workload(find_preset("Llama-2 7B"), task="qlora", precision="fp32")
+
+
+def test_tp_larger_than_gpus_rejected() -> None:
+    workload = make_workload(find_preset("Llama-2 7B"), tp_degree=4)
+    with pytest.raises(InvalidWorkload, match="exceeds"):
+        workload.check_gpu_count(2)
+
+
+def test_lora_on_cnn_rejected() -> None:
+    with pytest.raises(InvalidWorkload, match="cnn"):
+        make_workload(find_preset("ResNet-50"), task="lora")
+
+
+LLAMA2_7B = {
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 32,
+    "intermediate_size": 11008,
+    "vocab_size": 32000,
+    "max_position_embeddings": 4096,
+    "tie_word_embeddings": False,
+}
+
+
+def test_hf_llama_matches_model_facts() -> None:
+    assert architecture_from_hf_config(LLAMA2_7B).params_total == 6738415616
+
+
+def test_hf_mixtral_total_and_active() -> None:
+    cfg = LLAMA2_7B | {
+        "model_type": "mixtral",
+        "num_key_value_heads": 8,
+        "intermediate_size": 14336,
+        "num_local_experts": 8,
+        "num_experts_per_tok": 2,
+    }
+    arch = architecture_from_hf_config(cfg)
+    assert (arch.params_total, arch.params_active) == (46702792704, 12879925248)
+
+
+def test_hf_gpt2_and_bert_match_model_facts() -> None:
+    gpt2 = {
+        "model_type": "gpt2",
+        "n_embd": 768,
+        "n_layer": 12,
+        "n_head": 12,
+        "vocab_size": 50257,
+        "n_positions": 1024,
+    }
+    assert architecture_from_hf_config(gpt2).params_total == 124439808
+    bert = {
+        "model_type": "bert",
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+        "vocab_size": 30522,
+        "max_position_embeddings": 512,
+        "type_vocab_size": 2,
+    }
+    assert architecture_from_hf_config(bert).params_total == 109482240
+
+
+def test_hf_bad_field_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(LLAMA2_7B | {"hidden_size": "big"}))
+    with pytest.raises(InvalidWorkload, match="hidden_size"):
+        load_hf_config(path)
+    path.write_text(json.dumps({"model_type": "t5"}))
+    with pytest.raises(InvalidWorkload, match="model_type"):
+        load_hf_config(path)
+    path.write_text("{not json")
+    with pytest.raises(InvalidWorkload, match="cannot read"):
+        load_hf_config(path)
