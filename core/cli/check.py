@@ -7,25 +7,30 @@ import json
 from pathlib import Path
 from typing import Any, get_args
 
-from core.calc.checks import run_checks
+from core.calc.analysis import analyze
 from core.catalog import Catalog, load_catalog
-from core.catalog.builds import build_from_ids, default_build
+from core.catalog.builds import default_build
 from core.errors import RigForgeError
-from core.models.build import Build
+from core.files.io import OpenedFile, open_file
 from core.models.checks import worst
 from core.models.settings import AnalysisSettings, CircuitId
+from core.models.workload import Workload
 from core.text.checks import render_check, render_fix, render_reason
+from core.workloads import find_preset, make_workload
 
 NAME = "check"
 HELP = "Check a build: power, PCIe lanes, physical fit, compatibility, host resources."
-MAX_BUILD_FILE_BYTES = 1_000_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", type=Path, help="JSON build spec of catalog ids")
+    source.add_argument("file", nargs="?", type=Path, help="a RigForge build or comparison file")
     source.add_argument("--default", action="store_true", help="check the bundled default build")
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+    parser.add_argument(
+        "--workload",
+        help="workload preset to check against (default: the file's workload, if any)",
+    )
     parser.add_argument(
         "--region",
         choices=get_args(CircuitId),
@@ -46,19 +51,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_build(path: Path, catalog: Catalog) -> Build:
-    """The one place a build file is read (today: a spec of catalog ids)."""
-    try:
-        if path.stat().st_size > MAX_BUILD_FILE_BYTES:
-            raise RigForgeError(f"{path}: larger than {MAX_BUILD_FILE_BYTES} bytes")
-        spec = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RigForgeError(f"{path}: cannot read ({error.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RigForgeError(f"{path}: not valid JSON ({error})") from None
-    if not isinstance(spec, dict):
-        raise RigForgeError(f"{path}: expected a JSON object of part ids")
-    return build_from_ids(catalog, spec)
+def read_builds(path: Path, catalog: Catalog) -> OpenedFile:
+    """The one place a build file is read: a RigForge file of any supported version."""
+    return open_file(path, catalog)
+
+
+def _workload(name: str | None, opened: OpenedFile | None) -> Workload | None:
+    if name is not None:
+        return make_workload(find_preset(name))
+    return opened.workload if opened is not None else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,25 +72,38 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise RigForgeError(f"invalid option: {error}") from None
     catalog = load_catalog()
-    build = default_build(catalog) if args.default else read_build(args.file, catalog)
-    checks = run_checks(build, settings, catalog=catalog)
-    verdict = worst(checks)
+    opened = None if args.default else read_builds(args.file, catalog)
+    builds = (default_build(catalog),) if opened is None else opened.builds
+    workload = _workload(args.workload, opened)
+    analyses = [analyze(build, workload, settings, catalog) for build in builds]
+    verdict = worst(tuple(c for a in analyses for c in a.checks))
     if args.json:
         out: dict[str, Any] = {
-            "build": build.name,
             "verdict": verdict,
-            "checks": [
-                c.model_dump()
-                | {
-                    "text": render_reason(c),
-                    "fix_text": render_fix(c.fix) if c.fix else None,
+            "workload": workload.name if workload else None,
+            "notices": list(opened.notices) if opened else [],
+            "builds": [
+                {
+                    "build": a.build.name,
+                    "verdict": a.verdict,
+                    "checks": [
+                        c.model_dump()
+                        | {
+                            "text": render_reason(c),
+                            "fix_text": render_fix(c.fix) if c.fix else None,
+                        }
+                        for c in a.checks
+                    ],
                 }
-                for c in checks
+                for a in analyses
             ],
         }
         print(json.dumps(out, indent=2))
     else:
-        print(f"{build.name}: {verdict.upper()}")
-        for check in checks:
-            print(render_check(check))
+        for notice in opened.notices if opened else ():
+            print(f"note: {notice}")
+        for analysis in analyses:
+            print(f"{analysis.build.name}: {analysis.verdict.upper()}")
+            for check in analysis.checks:
+                print(render_check(check))
     return 1 if verdict == "fail" else 0

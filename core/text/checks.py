@@ -6,6 +6,7 @@ Each template names the numbers behind the verdict; ``render_check`` gives one l
 from __future__ import annotations
 
 from core.models.checks import Check, Fix, Number, Severity
+from core.text.vram import FIX_TEXT as VRAM_FIX_TEXT
 
 SEVERITY_LABELS: dict[Severity, str] = {
     "pass": "PASS",
@@ -15,6 +16,14 @@ SEVERITY_LABELS: dict[Severity, str] = {
 }
 
 REASONS: dict[str, str] = {
+    "vram_fits": (
+        "Needs {total_gib} GiB of {capacity_gib} GiB per GPU; batch up to {max_batch} fits"
+    ),
+    "vram_exceeds": (
+        "Needs {total_gib} GiB per GPU but the GPU has {capacity_gib} GiB "
+        "(largest batch that fits: {max_batch})"
+    ),
+    "workload_invalid": "{message}",
     # power
     "power_summary": (
         "{steady_dc_w} W steady DC (GPUs {gpu_w} W, CPU {cpu_w} W), peak {peak_dc_w} W; "
@@ -243,6 +252,9 @@ def render_reason(check: Check) -> str:
 
 
 def render_fix(fix: Fix) -> str:
+    if fix.code.startswith("vram_"):
+        label = _render(VRAM_FIX_TEXT.get(fix.code[5:], fix.code[5:]), fix.numbers)
+        return _render(label + " → {total_gib} GiB, {fits}", fix.numbers)
     return _render(FIXES.get(fix.code, fix.code), fix.numbers)
 
 

@@ -1,0 +1,167 @@
+"""One analysis of a build running a workload: every check, memory, throughput and cost.
+
+This is the single entry point the GUI, CLI and PDF use; it composes the
+per-concern modules and adds the checks that need the workload (VRAM fit,
+host RAM, data-loading cores, storage read rate).
+"""
+
+from __future__ import annotations
+
+from core.calc.checks import run_checks
+from core.calc.constants import FITTED
+from core.calc.cost import parts_cost
+from core.calc.pcie import assign_pcie
+from core.calc.power import power_limit_throughput_factor
+from core.calc.profile import profile_from_workload
+from core.calc.scaling import estimate_throughput
+from core.calc.vram import VramResult, estimate_vram
+from core.catalog import Catalog
+from core.errors import InvalidWorkload
+from core.models.build import Build
+from core.models.checks import Check, Fix, Severity, worst
+from core.models.common import Frozen
+from core.models.host import HostDemand
+from core.models.results import PartsCost
+from core.models.settings import AnalysisSettings
+from core.models.throughput import HostLink, HostSpec, ThroughputResult
+from core.models.workload import Workload
+
+CHECKPOINT_COPIES = 3
+"""Checkpoints kept on disk when sizing storage (an assumption, stated in the check)."""
+BYTES_PER_CHECKPOINT_PARAM = 16
+"""fp32 weights + Adam moments + fp16/bf16 copy: the ZeRO paper's 16 bytes per parameter."""
+
+
+class Analysis(Frozen):
+    build: Build
+    workload: Workload | None
+    settings: AnalysisSettings
+    checks: tuple[Check, ...]
+    verdict: Severity
+    vram: VramResult | None = None
+    throughput: ThroughputResult | None = None
+    cost: PartsCost
+    usd_per_unit_throughput: float | None = None
+    """Parts cost per unit of the workload's throughput (``None`` without one)."""
+
+
+def _host_spec(build: Build) -> HostSpec:
+    assignment = assign_pcie(build)
+    links = tuple(
+        HostLink(pcie_gen=link.gen, lanes=link.lanes, attached_to=link.attached_to)
+        for link in assignment.gpu_links
+    )
+    reads = [
+        rate
+        for d in build.drives
+        if (rate := d.drive.sustained_read_mb_s or d.drive.seq_read_mb_s) is not None
+    ]
+    return HostSpec(
+        cpu_cores=build.cpu.cores * build.cpu_count,
+        storage_read_mb_s=max(reads) if reads else None,
+        links=links if len(links) == build.gpu_count else (),
+    )
+
+
+def _vram_check(vram: VramResult) -> Check:
+    numbers: dict[str, float | str] = {
+        "total_gib": round(vram.total_gib, 1),
+        "capacity_gib": round(vram.capacity_gib, 1),
+        "max_batch": vram.max_batch_size,
+    }
+    if vram.fits:
+        return Check(id="vram.fit", severity="pass", reason="vram_fits", numbers=numbers)
+    best = next((f for f in vram.fixes if f.fits), vram.fixes[0] if vram.fixes else None)
+    fix = None
+    if best is not None:
+        fix = Fix(
+            code=f"vram_{best.code}",
+            numbers={
+                **{k: str(v) for k, v in best.changes.items()},
+                "total_gib": round(best.total_gib, 1),
+                "fits": "fits" if best.fits else "still does not fit",
+            },
+        )
+    return Check(id="vram.fit", severity="fail", reason="vram_exceeds", numbers=numbers, fix=fix)
+
+
+def _demand(
+    workload: Workload, vram: VramResult, throughput: ThroughputResult | None
+) -> HostDemand:
+    arch = workload.architecture
+    read_mb_s = None
+    bytes_per_sample = workload.bytes_per_sample or arch.input_bytes_per_sample
+    if throughput is not None and bytes_per_sample:
+        read_mb_s = throughput.samples_per_s * bytes_per_sample / 1e6
+    storage_gb = None
+    if workload.dataset_samples and bytes_per_sample:
+        storage_gb = workload.dataset_samples * bytes_per_sample / 1e9
+        storage_gb += CHECKPOINT_COPIES * arch.params_total * BYTES_PER_CHECKPOINT_PARAM / 1e9
+    return HostDemand(
+        host_ram_gib=vram.host_ram_gib, storage_read_mb_s=read_mb_s, storage_gb=storage_gb
+    )
+
+
+def analyze(
+    build: Build,
+    workload: Workload | None = None,
+    settings: AnalysisSettings | None = None,
+    catalog: Catalog | None = None,
+) -> Analysis:
+    """Check ``build``; with a workload also fit, throughput and cost per throughput."""
+    settings = settings or AnalysisSettings()
+    vram = throughput = None
+    extra: list[Check] = []
+    demand = None
+    if workload is not None:
+        try:
+            workload.check_gpu_count(build.gpu_count)
+        except InvalidWorkload as error:
+            extra.append(
+                Check(
+                    id="workload.gpus",
+                    severity="fail",
+                    reason="workload_invalid",
+                    numbers={"message": str(error)},
+                )
+            )
+        else:
+            vram = estimate_vram(workload, build.gpu.vram_gb, build.gpu_count)
+            extra.append(_vram_check(vram))
+            throughput = _throughput(build, workload)
+            demand = _demand(workload, vram, throughput)
+    checks = (*extra, *run_checks(build, settings, demand, catalog))
+    cost = parts_cost(build)
+    per_unit = None
+    if throughput is not None and throughput.total_throughput > 0 and cost.complete:
+        per_unit = cost.total_usd / throughput.total_throughput
+    return Analysis(
+        build=build,
+        workload=workload,
+        settings=settings,
+        checks=checks,
+        verdict=worst(checks),
+        vram=vram,
+        throughput=throughput,
+        cost=cost,
+        usd_per_unit_throughput=per_unit,
+    )
+
+
+def _throughput(build: Build, workload: Workload) -> ThroughputResult | None:
+    try:
+        profile = profile_from_workload(workload)
+    except InvalidWorkload:
+        return None
+    clock = 1.0
+    if build.gpu_power_limit_w is not None:
+        clock = power_limit_throughput_factor(build.gpu, build.gpu_power_limit_w)
+    return estimate_throughput(
+        profile,
+        build.gpu,
+        build.gpu_count,
+        FITTED,
+        interconnect="nvlink" if build.nvlink_bridges else "pcie",
+        host=_host_spec(build),
+        clock_factor=clock,
+    )

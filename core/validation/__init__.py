@@ -1,0 +1,1 @@
+"""Checking the performance model against published measurements."""
