@@ -36,6 +36,15 @@ class ThroughputConstants(Frozen):
     amp_activation_bytes: Annotated[float, Field(ge=2, le=4)]
     """Mean bytes per activation element under mixed precision (autocast keeps softmax,
     normalization and reductions in fp32, so between 2 and 4; fitted)."""
+    gemm_half_width: Annotated[float, Field(ge=0, le=1e5)] = 0.0
+    """d0 of the GEMM-shape factor d / (d + d0): the inner width at which a GEMM reaches
+    half the large-GEMM efficiency (fitted)."""
+    score_bytes: Annotated[float, Field(ge=0, le=500)] = 0.0
+    """DRAM bytes per attention score element per training step (fitted): the unfused
+    scale/mask/softmax/dropout chain and its backward over the s x s x heads scores."""
+    kernel_s_per_layer: Annotated[float, Field(ge=0, le=1e-2)] = 0.0
+    """Device time per layer per training step that does not shrink with the batch
+    (kernel prologue/epilogue and tail effects of the ~10 kernels of a layer, fitted)."""
     launch_s_per_layer: Annotated[float, Field(ge=0, le=1e-2)]
     """Host launch time per layer per training step (PyTorch eager, fwd+bwd)."""
     launch_s_per_loop_step: Annotated[float, Field(ge=0, le=1e-1)]
@@ -58,25 +67,28 @@ class ThroughputConstants(Frozen):
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.5238,
-    eta_tensor_ampere_ada=0.7468,
+    eta_tensor_volta_turing=0.6172,
+    eta_tensor_ampere_ada=0.7631,
     eta_tensor_hopper_blackwell=1.0,
-    eta_simt_fp32=0.9995,
-    attention_rel=0.1154,
-    recurrent_rel=0.4518,
-    eta_memory=0.5,
-    amp_activation_bytes=2.284,
-    elementwise_bytes_per_activation=5.645,
-    launch_s_per_layer=0.0003024,
-    launch_s_per_loop_step=0.005578,
-    eta_link=0.9937,
-    host_staging_factor=0.5051,
+    eta_simt_fp32=1.0,
+    attention_rel=0.6049,
+    recurrent_rel=1.5,
+    amp_activation_bytes=2.447,
+    elementwise_bytes_per_activation=7.971,
+    gemm_half_width=746.8,
+    score_bytes=0.1,
+    kernel_s_per_layer=0.0002,
+    launch_s_per_layer=0.0004856,
+    launch_s_per_loop_step=0.005515,
+    eta_link=1.0,
+    allreduce_latency_s=0.01461,
+    eta_memory=0.8,
+    host_staging_factor=0.5,
     overlap_fraction=0.4741,
-    allreduce_latency_s=0.01902,
 )
 """Output of benchmarks/fit_throughput.py on the bundled calibration set (1,673 rows)."""
 
 FIT_INFO = (
     "scipy least_squares, soft-L1 log error, 1673 rows of throughput_calibration.csv "
-    "(shared data snapshot), fitted for issue 4"
+    "(shared data snapshot), refitted with the GEMM-shape, score-traffic and per-layer terms"
 )

@@ -27,6 +27,22 @@ _DEFAULT_LAYERS = {"cnn": 50, "flow": 96, "diffusion_unet": 60, "rnn": 8}
 layers; WaveGlow: 12 flows x 8 WaveNet layers)."""
 
 
+_WAVENET_CHANNELS = 512
+_WAVEGLOW_GROUP = 8
+"""WaveGlow's coupling layers are WaveNet stacks of 512-channel convolutions over the
+audio folded into groups of 8 samples (NVIDIA DLE Tacotron2 waveglow/arg_parser.py:
+--wn-channels default 512, --groups default 8); the preset has no hidden size."""
+
+
+def _gemm_shape(arch: Architecture, seq: int | None) -> tuple[int | None, float]:
+    """(narrowest GEMM inner dimension, GEMM rows per sample) of an architecture."""
+    if arch.kind == "flow":
+        return _WAVENET_CHANNELS, float(seq or 1) / _WAVEGLOW_GROUP
+    if arch.kind in ("cnn", "diffusion_unet"):
+        return None, 1.0
+    return arch.hidden_size, float(seq or 1)
+
+
 def _layers(arch: Architecture) -> int:
     if arch.layers is not None and arch.kind not in ("cnn", "flow", "diffusion_unet"):
         return arch.layers * (2 if arch.kind == "encoder_decoder" else 1)
@@ -94,6 +110,10 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     else:
         pass_factor, trainable = 3.0, float(arch.params_total)
 
+    gemm_width, gemm_rows = _gemm_shape(arch, seq)
+    head_dim = arch.resolved_head_dim
+    scores = attention / (4.0 * head_dim) if head_dim else 0.0
+
     target = workload.target
     return WorkProfile(
         name=workload.name,
@@ -117,6 +137,9 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         parallelism=workload.parallelism,
         tp_degree=workload.tp_degree,
         hidden_size=arch.hidden_size,
+        gemm_width=gemm_width,
+        tokens_per_sample=gemm_rows,
+        attention_score_elements=scores,
         seq_len=seq,
         input_kind=arch.input_kind,
         input_bytes_per_sample=(

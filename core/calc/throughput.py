@@ -140,6 +140,21 @@ def tensor_efficiency(gpu: GPU, mode: ComputeMode, c: ThroughputConstants) -> fl
     return c.eta_tensor_ampere_ada
 
 
+def gemm_shape_factor(profile: WorkProfile, rows: float, c: ThroughputConstants) -> float:
+    """Fraction of the large-GEMM efficiency a narrow GEMM reaches: d / (d + d0).
+
+    d is the smallest GEMM dimension (the model's inner width, or the rows of the
+    batch when fewer); tile quantisation and the fixed prologue/epilogue of each tile
+    cost about d0 rows' worth of work. Source: NVIDIA "Matrix Multiplication
+    Background User's Guide" (Deep Learning Performance docs, 2023), sections on
+    arithmetic intensity and tile/wave quantisation.
+    """
+    if profile.gemm_width is None or c.gemm_half_width <= 0:
+        return 1.0
+    d = min(float(profile.gemm_width), rows)
+    return d / (d + c.gemm_half_width)
+
+
 def gpu_step_time(
     profile: WorkProfile,
     gpu: GPU,
@@ -162,11 +177,17 @@ def gpu_step_time(
     bw = gpu.memory_bandwidth_gb_s * 1e9 * c.eta_memory
     eta = tensor_efficiency(gpu, mode, c)
 
-    matmul_s = passes * batch * profile.matmul_flops / (peak * eta)
+    shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
+    matmul_s = passes * batch * profile.matmul_flops / (peak * eta * shape)
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
+    # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
+    # DRAM whatever the matmul speed: unfused attention is memory bound there.
+    attention_s += (passes / 3.0) * batch * profile.attention_score_elements * c.score_bytes / bw
     recurrent_s = 0.0
     if profile.recurrent_flops > 0:
-        rec_compute = passes * batch * profile.recurrent_flops / (peak * eta * c.recurrent_rel)
+        # Per-timestep cell GEMMs have only ``batch`` rows.
+        rec_eta = eta * c.recurrent_rel * gemm_shape_factor(profile, float(batch), c)
+        rec_compute = passes * batch * profile.recurrent_flops / (peak * rec_eta)
         steps = max(profile.recurrent_steps, 1.0)
         weights_per_step = profile.recurrent_flops / (2.0 * steps)
         rec_stream = passes * steps * weights_per_step * mode.weight_bytes / bw
@@ -179,6 +200,7 @@ def gpu_step_time(
         * act_bytes
         / bw
     )
+    elementwise_s += (passes / 3.0) * profile.layers * c.kernel_s_per_layer
     optimizer_s = (
         profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0
     )

@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "core.cli.predict",
     "core.cli.convert",
     "core.cli.schema",
+    "core.cli.suggest",
+    "core.cli.prices",
 )
 """Modules of the headless commands, in the order ``--help`` lists them."""
 

@@ -76,6 +76,15 @@ class WorkProfile(Frozen):
     parallelism: RunParallelism = "data"
     tp_degree: Annotated[int, Field(ge=1)] = 1
     hidden_size: Annotated[int, Field(ge=1)] | None = None
+    gemm_width: Annotated[int, Field(ge=1)] | None = None
+    """Narrowest inner (K) dimension of the model's large GEMMs: the hidden size of a
+    transformer or LSTM, the channel count of a WaveNet-style conv stack; ``None`` when
+    every GEMM is wide (CNN backbones), no shape penalty then."""
+    tokens_per_sample: Positive = 1.0
+    """Rows each sample adds to a GEMM (tokens of a sequence; 1 for images)."""
+    attention_score_elements: NonNeg = 0.0
+    """Score-sized tensors (queries x keys x heads x layers) one forward of one sample
+    writes: attention FLOPs / (4 x head dim)."""
     seq_len: Annotated[int, Field(ge=1)] | None = None
     input_kind: Literal["image", "text", "audio"] = "image"
     input_bytes_per_sample: NonNeg = 0.0

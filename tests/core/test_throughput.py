@@ -117,3 +117,52 @@ def test_more_memory_bandwidth_is_never_slower(workload_bw: tuple[float, float])
 def test_fitted_constants_are_physical() -> None:
     for name in ("eta_tensor_volta_turing", "eta_tensor_ampere_ada", "eta_memory", "eta_link"):
         assert 0.0 < getattr(FITTED, name) <= 1.0
+
+
+def test_gemm_shape_halves_efficiency_at_d0() -> None:
+    """d / (d + d0): a GEMM as narrow as d0 runs at half the wide-GEMM speed."""
+    c = UNIT.model_copy(update={"gemm_half_width": 512.0})
+    a100 = gpu("A100 SXM4 80GB")
+    wide = profile(matmul_flops=1e12, batch_per_gpu=4)
+    narrow = profile(matmul_flops=1e12, batch_per_gpu=4, gemm_width=512, tokens_per_sample=1e4)
+    assert gpu_step_time(narrow, a100, c).matmul_s == pytest.approx(
+        2.0 * gpu_step_time(wide, a100, c).matmul_s
+    )
+    # Fewer batch rows than the width: the rows are the narrow dimension.
+    rows_bound = profile(matmul_flops=1e12, batch_per_gpu=4, gemm_width=4096, tokens_per_sample=64)
+    assert gpu_step_time(rows_bound, a100, c).matmul_s == pytest.approx(
+        gpu_step_time(wide, a100, c).matmul_s * (256 + 512) / 256
+    )
+
+
+def test_attention_scores_cost_bandwidth() -> None:
+    """Score traffic = B x score elements x bytes / (BW x eta_mem), on top of the FLOP time."""
+    c = UNIT.model_copy(update={"score_bytes": 10.0})
+    g = gpu("A100 SXM4 80GB")
+    p = profile(attention_score_elements=1e8, batch_per_gpu=2)
+    expected = 2 * 1e8 * 10.0 / (g.memory_bandwidth_gb_s * 1e9 * 0.5)
+    assert gpu_step_time(p, g, c).attention_s == pytest.approx(expected)
+
+
+def test_per_layer_device_overhead_does_not_shrink_with_batch() -> None:
+    c = UNIT.model_copy(update={"kernel_s_per_layer": 1e-4})
+    g = gpu("RTX 4090")
+    small = gpu_step_time(profile(layers=20, batch_per_gpu=1), g, c)
+    large = gpu_step_time(profile(layers=20, batch_per_gpu=64), g, c)
+    assert small.elementwise_s == pytest.approx(20 * 1e-4)
+    assert large.elementwise_s == pytest.approx(small.elementwise_s)
+
+
+def test_waveglow_profile_has_wavenet_gemm_shape() -> None:
+    """DLE WaveGlow: 512-channel WaveNet convs over 8-sample groups (waveglow/arg_parser.py)."""
+    from core.calc.profile import profile_from_workload
+    from core.workloads import find_preset, make_workload
+
+    wg = profile_from_workload(make_workload(find_preset("WaveGlow"), precision="fp16"))
+    assert (wg.gemm_width, wg.tokens_per_sample) == (512, 1000.0)
+    bert = profile_from_workload(make_workload(find_preset("BERT-base"), precision="fp16"))
+    assert (bert.gemm_width, bert.tokens_per_sample) == (768, 384.0)
+    # 12 layers x 12 heads x 384 x 384 scores per sequence.
+    assert bert.attention_score_elements == pytest.approx(12 * 12 * 384 * 384, rel=0.01)
+    rn50 = profile_from_workload(make_workload(find_preset("ResNet-50"), precision="fp16"))
+    assert rn50.gemm_width is None

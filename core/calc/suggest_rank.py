@@ -1,0 +1,115 @@
+"""Ranking of the optimizer's builds: the Pareto front, a spread of it, and why each wins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.models.build import Build
+from core.models.checks import Severity
+from core.models.suggest import Reason, Suggestion
+
+
+@dataclass(frozen=True)
+class Candidate:
+    build: Build
+    cost_usd: float
+    throughput: float
+    unit: str
+    wall_w: float
+    verdict: Severity
+    warnings: tuple[str, ...]
+
+
+def pareto_indices(cost: npt.NDArray[np.float64], throughput: npt.NDArray[np.float64]) -> list[int]:
+    """Indices of the points no other point beats (cheaper-or-equal and strictly faster).
+
+    Sorted by cost, then throughput descending; a point is on the front when it is
+    faster than every cheaper point. Ties keep the first. Cheapest first.
+    """
+    if cost.size == 0:
+        return []
+    order = np.lexsort((-throughput, cost))
+    sorted_thr = throughput[order]
+    best_before = np.maximum.accumulate(np.concatenate(([-np.inf], sorted_thr[:-1])))
+    return [int(i) for i in order[sorted_thr > best_before]]
+
+
+def pick_spread(
+    front: list[int],
+    cost: npt.NDArray[np.float64],
+    throughput: npt.NDArray[np.float64],
+    size: int,
+) -> list[int]:
+    """At most ``size`` front points: evenly spread, always with both ends and the best ratio."""
+    if len(front) <= size:
+        return front
+    ratio_best = min(front, key=lambda i: cost[i] / throughput[i] if throughput[i] else np.inf)
+    picks = {front[round(k * (len(front) - 1) / max(size - 2, 1))] for k in range(size - 1)}
+    picks.add(ratio_best)
+    return [i for i in front if i in picks]
+
+
+def reasons_for(
+    candidates: list[Candidate], budget_usd: float
+) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
+    """Suggestions cheapest first with their reasons, and the best cost per throughput."""
+    ordered = sorted(candidates, key=lambda c: (c.cost_usd, -c.throughput))
+    front: list[Candidate] = []
+    for candidate in ordered:  # the full model can reorder throughput slightly: re-filter
+        if not front or candidate.throughput > front[-1].throughput:
+            front.append(candidate)
+    if not front:
+        return (), None
+    ratios = [c.cost_usd / c.throughput if c.throughput else float("inf") for c in front]
+    best_index = min(range(len(front)), key=lambda i: ratios[i])
+    runner_up = min((r for i, r in enumerate(ratios) if i != best_index), default=None)
+    suggestions: list[Suggestion] = []
+    for i, candidate in enumerate(front):
+        reasons: list[Reason] = []
+        if i == best_index:
+            numbers: dict[str, float | str] = {"usd_per_unit": ratios[i], "unit": candidate.unit}
+            if runner_up is not None:
+                numbers["runner_up_usd_per_unit"] = runner_up
+                numbers["margin_pct"] = 100.0 * (runner_up - ratios[i]) / runner_up
+            reasons.append(Reason(code="best_cost_per_throughput", numbers=numbers))
+        if i == len(front) - 1:
+            reasons.append(
+                Reason(
+                    code="most_throughput_in_budget",
+                    numbers={
+                        "throughput": candidate.throughput,
+                        "unit": candidate.unit,
+                        "budget_usd": budget_usd,
+                    },
+                )
+            )
+        if i == 0:
+            reasons.append(Reason(code="cheapest", numbers={"cost_usd": candidate.cost_usd}))
+        else:
+            previous = front[i - 1]
+            reasons.append(
+                Reason(
+                    code="pareto_step",
+                    numbers={
+                        "extra_usd": candidate.cost_usd - previous.cost_usd,
+                        "gain_pct": 100.0 * (candidate.throughput / previous.throughput - 1.0),
+                    },
+                )
+            )
+        suggestions.append(
+            Suggestion(
+                build=candidate.build,
+                cost_usd=candidate.cost_usd,
+                throughput=candidate.throughput,
+                unit=candidate.unit,
+                usd_per_unit=ratios[i],
+                wall_w=candidate.wall_w,
+                verdict=candidate.verdict,
+                warnings=candidate.warnings,
+                reasons=tuple(reasons),
+            )
+        )
+    return tuple(suggestions), suggestions[best_index]

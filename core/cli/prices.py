@@ -1,0 +1,126 @@
+"""``rigforge prices``: update prices from a feed, show them, set or remove overrides.
+
+The network is touched only by ``prices update``. The cache and overrides live in
+the user's directories (``$XDG_CACHE_HOME/rigforge``, ``$XDG_CONFIG_HOME/rigforge``)
+unless ``--cache-dir`` / ``--overrides`` say otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from datetime import date
+from pathlib import Path
+
+from core.prices.apply import PricedCatalog
+from core.prices.models import FeedEntry
+
+NAME = "prices"
+HELP = "Update part prices from a JSON price feed, show them, or override one part's price."
+
+
+def user_cache_dir() -> Path:
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "rigforge"
+
+
+def user_overrides_path() -> Path:
+    root = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(root) / "rigforge" / "price-overrides.json"
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cache-dir", type=Path, help="price cache directory")
+    parser.add_argument("--overrides", type=Path, help="price overrides file")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", required=True)
+    update = sub.add_parser("update", help="fetch the price feed at --url")
+    update.add_argument("--url", required=True)
+    update.add_argument("--timeout", type=float, default=15.0, help="seconds")
+    show = sub.add_parser("show", help="list every part's price with its date and origin")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--category")
+    set_ = sub.add_parser("set", help="override one part's price")
+    set_.add_argument("part_id")
+    set_.add_argument("price", type=float)
+    set_.add_argument("--currency", default="USD")
+    set_.add_argument("--source", default="manual override")
+    set_.add_argument("--as-of", default=None, help="YYYY-MM-DD (default: today)")
+    unset = sub.add_parser("unset", help="remove one part's override")
+    unset.add_argument("part_id")
+    for p in (update, show, set_, unset):
+        add_common(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.catalog import load_catalog
+    from core.files.fetch import FetchLimits
+    from core.prices import load_currency_table, update_prices
+    from core.prices.feed import MAX_FEED_BYTES
+    from core.prices.overrides import remove_override, set_override
+    from core.text.cost import update_text
+
+    catalog, currencies = load_catalog(), load_currency_table()
+    cache_dir = args.cache_dir or user_cache_dir()
+    overrides = args.overrides or user_overrides_path()
+    if args.action == "update":
+        limits = FetchLimits(timeout_s=args.timeout, max_bytes=MAX_FEED_BYTES, max_redirects=3)
+        result = update_prices(args.url, cache_dir, catalog, currencies, limits=limits)
+        print("\n".join(update_text(result)))
+        return 1 if result.status == "failed" else 0
+    if args.action == "set":
+        as_of = date.fromisoformat(args.as_of) if args.as_of else date.today()
+        entry = FeedEntry(
+            price=args.price,
+            currency=args.currency,
+            as_of=as_of,
+            kind="street",
+            source=args.source,
+        )
+        set_override(overrides, catalog, args.part_id, entry)
+        print(f"{args.part_id}: override set to {args.price:,.2f} {args.currency}")
+        return 0
+    if args.action == "unset":
+        removed = remove_override(overrides, args.part_id)
+        print(f"{args.part_id}: " + ("override removed" if removed else "had no override"))
+        return 0
+    return _show(args, cache_dir, overrides)
+
+
+def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
+    from core.text.parts import fmt_price
+
+    priced = priced_catalog(cache_dir, overrides)
+    rows = []
+    for part in priced.catalog.parts(args.category):
+        origin = priced.origins.get(part.id, "catalog")
+        rows.append(
+            {
+                "id": part.id,
+                "usd": part.price.usd,
+                "as_of": part.price.as_of.isoformat() if part.price.as_of else None,
+                "kind": part.price.kind,
+                "origin": origin,
+                "source": part.price.source,
+            }
+        )
+        if not args.json:
+            print(f"{part.id:50} {fmt_price(part.price):32} {origin:9} {part.price.source}")
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+def priced_catalog(cache_dir: Path | None, overrides: Path | None) -> PricedCatalog:
+    """The bundled catalog with the cached feed prices and the overrides applied."""
+    from core.catalog import load_catalog
+    from core.prices import apply_prices, cached_prices, load_currency_table
+    from core.prices.overrides import load_overrides
+
+    catalog = load_catalog()
+    feed = cached_prices(cache_dir or user_cache_dir())
+    manual = load_overrides(overrides or user_overrides_path(), catalog, load_currency_table())
+    return apply_prices(catalog, feed, manual.accepted)

@@ -1,0 +1,63 @@
+"""``rigforge suggest``: the Pareto-best builds of the catalog for a workload and budget."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import get_args
+
+from core.models.settings import CircuitId
+from core.models.suggest import PlatformFamily, Reason
+
+NAME = "suggest"
+HELP = "Search the catalog for the builds with the best cost per throughput within a budget."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workload", required=True, help="workload preset name or alias")
+    parser.add_argument("--budget", type=float, required=True, help="budget in USD")
+    parser.add_argument("--max-gpus", type=int, default=8)
+    parser.add_argument("--circuit", choices=get_args(CircuitId))
+    parser.add_argument("--max-wall-w", type=float, help="cap on wall power, W")
+    parser.add_argument("--platform", choices=get_args(PlatformFamily), default="any")
+    parser.add_argument("--max-psus", type=int, default=2)
+    parser.add_argument("--batch", type=int, help="per-GPU batch size")
+    parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
+    parser.add_argument("--cache-dir", type=Path, help="price cache directory")
+    parser.add_argument("--overrides", type=Path, help="price overrides file")
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.calc.suggest import suggest
+    from core.cli.prices import priced_catalog
+    from core.models.suggest import SuggestRequest
+    from core.text.cost import reason_text, suggest_lines
+    from core.workloads import find_preset, make_workload
+
+    workload = make_workload(find_preset(args.workload), batch_size=args.batch)
+    request = SuggestRequest(
+        budget_usd=args.budget,
+        max_gpus=args.max_gpus,
+        circuit=args.circuit,
+        max_wall_w=args.max_wall_w,
+        platform=args.platform,
+        max_psus=args.max_psus,
+        require_vram_fit=not args.no_vram_fit,
+    )
+    priced = priced_catalog(args.cache_dir, args.overrides)
+    result = suggest(workload, request, priced.catalog)
+    if args.json:
+        data = result.model_dump(mode="json")
+        for item in data["front"]:
+            item["reasons_text"] = [reason_text(r) for r in map(_reason, item["reasons"])]
+        print(json.dumps(data, indent=1))
+    else:
+        print(f"{workload.name}, budget ${args.budget:,.0f}")
+        print("\n".join(suggest_lines(result)))
+    return 0
+
+
+def _reason(data: dict[str, object]) -> Reason:
+    return Reason.model_validate(data)

@@ -1,0 +1,81 @@
+"""Frozen results and reference data of the cost model: price lines, cloud rates, TCO."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from core.models.common import Frozen, NonEmptyStr, PartId
+from core.models.results import PartsCost
+
+PriceOrigin = Literal["catalog", "feed", "override"]
+"""Where a part's price came from: the bundled snapshot, the price feed, or the user."""
+
+PositiveUsd = Annotated[float, Field(gt=0, lt=10_000_000)]
+
+
+class PriceLine(Frozen):
+    """One line of a bill of materials with its price's date and origin."""
+
+    part_id: PartId
+    category: str
+    quantity: Annotated[int, Field(ge=1)]
+    unit_usd: float | None
+    """``None`` when no source gives a price (never guessed)."""
+    line_usd: float | None
+    as_of: date | None
+    kind: str
+    source: str
+    origin: PriceOrigin = "catalog"
+
+
+class CloudRate(Frozen):
+    """One published on-demand hourly rate, per GPU, with its date and source."""
+
+    gpu_id: PartId
+    provider: NonEmptyStr
+    instance: NonEmptyStr
+    gpus_per_instance: Annotated[int, Field(ge=1, le=16)] = 1
+    usd_per_gpu_hour: PositiveUsd
+    as_of: date
+    source: NonEmptyStr
+    notes: str = ""
+
+
+class CloudRateTable(Frozen):
+    as_of: date
+    notes: str = ""
+    rates: Annotated[tuple[CloudRate, ...], Field(min_length=1)]
+
+
+class CloudComparison(Frozen):
+    """Renting the same number of the same GPU on demand, against owning the build."""
+
+    rate: CloudRate
+    """The cheapest bundled on-demand rate for the build's GPU."""
+    gpus: Annotated[int, Field(ge=1)]
+    hours_per_year: Annotated[float, Field(ge=0)]
+    cloud_usd_per_year: Annotated[float, Field(ge=0)]
+    break_even_months: float | None
+    """Months of use after which owning costs less; ``None`` when renting is always cheaper
+    (cloud cost per month not above the build's electricity per month) or unused."""
+
+
+class CostReport(Frozen):
+    """Every cost figure of one build and workload; ``None`` where an input is unknown."""
+
+    parts: PartsCost
+    lines: tuple[PriceLine, ...]
+    throughput: float | None = None
+    throughput_unit: str | None = None
+    usd_per_unit_throughput: float | None = None
+    wall_w: float | None = None
+    throughput_per_watt: float | None = None
+    energy_kwh_per_year: float | None = None
+    electricity_usd_per_year: float | None = None
+    years: Annotated[int, Field(ge=1, le=20)] = 3
+    tco_usd: float | None = None
+    """Parts + years × electricity; ``None`` when a part price or the wall power is unknown."""
+    cloud: CloudComparison | None = None

@@ -1,0 +1,79 @@
+"""Inputs and results of the build optimizer (``core.calc.suggest``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from core.models.build import Build
+from core.models.checks import Number, Severity
+from core.models.common import Frozen, NonEmptyStr, PartId
+from core.models.settings import CircuitId
+
+PlatformFamily = Literal["any", "consumer", "workstation", "server"]
+
+
+class SuggestRequest(Frozen):
+    budget_usd: Annotated[float, Field(gt=0, lt=100_000_000)]
+    max_gpus: Annotated[int, Field(ge=1, le=8)] = 8
+    circuit: CircuitId | None = None
+    """Wall circuit the build must stay within; ``None`` uses the settings' circuit."""
+    max_wall_w: Annotated[float, Field(gt=0)] | None = None
+    platform: PlatformFamily = "any"
+    """CPU segment to search (consumer desktop, workstation, server)."""
+    require_vram_fit: bool = True
+    max_psus: Annotated[int, Field(ge=1, le=4)] = 2
+    drive_id: PartId | None = None
+    """Drive every suggestion gets; ``None`` picks the cheapest priced NVMe M.2 drive."""
+    front_size: Annotated[int, Field(ge=1, le=100)] = 12
+    """Most Pareto builds returned (spread evenly over the front)."""
+
+
+class Reason(Frozen):
+    """Why a suggestion wins: a code ``core.text.cost`` renders with its numbers."""
+
+    code: NonEmptyStr
+    numbers: dict[str, Number] = {}
+
+
+class Suggestion(Frozen):
+    build: Build
+    cost_usd: float
+    throughput: float
+    unit: str
+    usd_per_unit: float
+    wall_w: float
+    verdict: Severity
+    """Worst severity of the full analysis' checks (never "fail" on the returned front)."""
+    warnings: tuple[str, ...] = ()
+    """Ids of checks that warn."""
+    reasons: tuple[Reason, ...] = ()
+
+
+class SkipCounts(Frozen):
+    """Configurations left out before the full model, by cause."""
+
+    unpriced: int = 0
+    over_budget: int = 0
+    vram: int = 0
+    power: int = 0
+    impossible: int = 0
+    """GPU count the workload or the board cannot take."""
+    failed_checks: int = 0
+
+
+class SuggestResult(Frozen):
+    front: tuple[Suggestion, ...]
+    """Pareto front of cost vs throughput, cheapest first."""
+    best: Suggestion | None
+    """Lowest cost per unit of throughput."""
+    considered: int
+    """Every combination of the search space (GPU × count × platform × memory × PSU)."""
+    evaluated: int
+    """Combinations whose cost, power and throughput were computed."""
+    skipped: SkipCounts
+    unpriced_part_ids: tuple[PartId, ...] = ()
+    """Parts without a price that made configurations unrankable."""
+    drive_id: PartId | None = None
+    cancelled: bool = False

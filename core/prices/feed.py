@@ -1,0 +1,105 @@
+"""Validate a price feed document, entry by entry, into USD prices.
+
+The document (see docs/prices.md)::
+
+    {"format": "rigforge-price-feed", "version": 1, "published": "2025-01-29",
+     "prices": {"<part id>": {"price": 1599, "currency": "USD",
+                               "as_of": "2025-01-29", "kind": "street",
+                               "source": "..."}}}
+
+A document that is not JSON, too big or of the wrong shape is refused whole
+(``FileFormatError``); a bad entry (unknown part, negative or NaN price, unknown
+currency, missing date or source) is refused alone and named in the report.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from pydantic import ValidationError
+
+from core.catalog import Catalog
+from core.errors import FileFormatError, RigForgeError
+from core.files.safe_json import parse_json_bytes
+from core.prices.currency import to_usd
+from core.prices.models import (
+    FEED_FORMAT,
+    FEED_VERSION,
+    CurrencyTable,
+    FeedEntry,
+    FeedReport,
+    PartPrice,
+    Rejection,
+)
+
+MAX_FEED_BYTES = 2 * 1024 * 1024
+MAX_ENTRIES = 20_000
+MAX_USD = 10_000_000
+
+
+def parse_feed(data: bytes, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
+    """Parse and validate feed bytes; raise ``FileFormatError`` if the whole feed is unusable."""
+    document = parse_json_bytes(data, max_bytes=MAX_FEED_BYTES)
+    return validate_feed(document, catalog, currencies)
+
+
+def validate_feed(document: Any, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
+    if not isinstance(document, dict):
+        raise FileFormatError("the price feed is not a JSON object")
+    if document.get("format") != FEED_FORMAT:
+        raise FileFormatError(f"not a price feed: 'format' must be {FEED_FORMAT!r}")
+    if document.get("version") != FEED_VERSION:
+        raise FileFormatError(
+            f"price feed version {document.get('version')!r} is not supported "
+            f"(this RigForge reads version {FEED_VERSION})"
+        )
+    prices = document.get("prices")
+    if not isinstance(prices, dict):
+        raise FileFormatError("the price feed has no 'prices' object (part id → price)")
+    if len(prices) > MAX_ENTRIES:
+        raise FileFormatError(f"the price feed has {len(prices)} entries; at most {MAX_ENTRIES}")
+    published = _date_or_none(document.get("published"))
+    accepted: list[PartPrice] = []
+    rejected: list[Rejection] = []
+    for part_id, raw in prices.items():
+        outcome = _entry(str(part_id), raw, catalog, currencies)
+        (accepted if isinstance(outcome, PartPrice) else rejected).append(outcome)  # type: ignore[arg-type]
+    return FeedReport(accepted=tuple(accepted), rejected=tuple(rejected), published=published)
+
+
+def _entry(
+    part_id: str, raw: Any, catalog: Catalog, currencies: CurrencyTable
+) -> PartPrice | Rejection:
+    label = part_id[:80]
+    if part_id not in catalog:
+        return Rejection(part_id=label, code="unknown_part", detail="no such catalog id")
+    try:
+        entry = FeedEntry.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(entry)"
+        return Rejection(part_id=label, code="invalid_entry", detail=f"{where}: {first['msg']}")
+    try:
+        usd = to_usd(entry.price, entry.currency, currencies)
+    except RigForgeError as error:
+        return Rejection(part_id=label, code="unknown_currency", detail=str(error))
+    if not 0 < usd < MAX_USD:
+        return Rejection(part_id=label, code="out_of_range", detail=f"{usd:.2f} USD")
+    return PartPrice(
+        part_id=part_id,
+        usd=round(usd, 2),
+        as_of=entry.as_of,
+        kind=entry.kind,
+        source=entry.source,
+        origin="feed",
+        original_amount=entry.price,
+        original_currency=entry.currency,
+    )
+
+
+def _date_or_none(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None

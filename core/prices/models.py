@@ -1,0 +1,82 @@
+"""Frozen models of the price feed, its validation report and applied prices."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from core.models.common import Frozen, NonEmptyStr, PartId
+
+FEED_FORMAT = "rigforge-price-feed"
+FEED_VERSION = 1
+
+CurrencyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+PriceKind = Literal["msrp", "street", "list", "used"]
+
+
+class FeedEntry(Frozen):
+    """One price as a feed states it (before currency conversion)."""
+
+    price: Annotated[float, Field(gt=0, lt=100_000_000)]
+    currency: CurrencyCode = "USD"
+    as_of: date
+    kind: PriceKind = "street"
+    source: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
+class PartPrice(Frozen):
+    """A price ready to apply to a catalog part, in USD, with where it came from."""
+
+    part_id: PartId
+    usd: Annotated[float, Field(gt=0, lt=10_000_000)]
+    as_of: date
+    kind: PriceKind = "street"
+    source: NonEmptyStr
+    origin: Literal["feed", "override"]
+    original_amount: float | None = None
+    original_currency: CurrencyCode | None = None
+
+
+class Rejection(Frozen):
+    """An entry the feed validation refused: where, a code and a detail."""
+
+    part_id: str
+    code: Literal["unknown_part", "invalid_entry", "unknown_currency", "out_of_range"]
+    detail: str = ""
+
+
+class FeedReport(Frozen):
+    """Validation of a whole feed, entry by entry."""
+
+    accepted: tuple[PartPrice, ...]
+    rejected: tuple[Rejection, ...]
+    published: date | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.accepted) + len(self.rejected)
+
+
+class CurrencyTable(Frozen):
+    """Units of each currency per one unit of ``base`` on ``as_of``, with the source."""
+
+    base: CurrencyCode
+    as_of: date
+    source: NonEmptyStr
+    per_base: dict[CurrencyCode, Annotated[float, Field(gt=0)]]
+
+
+UpdateStatus = Literal["updated", "partial", "not_modified", "failed"]
+
+
+class UpdateResult(Frozen):
+    """What a price update did; ``prices`` are the ones in force afterwards."""
+
+    status: UpdateStatus
+    prices: tuple[PartPrice, ...]
+    report: FeedReport | None = None
+    error: str | None = None
+    """Why a failed update failed (the previous prices are kept)."""
+    url: str

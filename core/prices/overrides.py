@@ -1,0 +1,74 @@
+"""Manual per-part price overrides, kept in a small JSON file in the feed's format.
+
+The file is the price-feed document (docs/prices.md) with ``format``
+``rigforge-price-overrides``; it is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from core.catalog import Catalog
+from core.errors import FileFormatError, LookupFailed
+from core.files.atomic import atomic_write_text
+from core.files.safe_json import parse_json_bytes
+from core.prices.feed import MAX_FEED_BYTES, validate_feed
+from core.prices.models import FEED_FORMAT, FEED_VERSION, CurrencyTable, FeedEntry, FeedReport
+
+OVERRIDES_FORMAT = "rigforge-price-overrides"
+
+
+def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
+    """The overrides in ``path`` (empty when the file does not exist), entry by entry."""
+    if not path.exists():
+        return FeedReport(accepted=(), rejected=())
+    document = parse_json_bytes(path.read_bytes(), max_bytes=MAX_FEED_BYTES)
+    if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
+        raise FileFormatError(f"{path.name}: not a RigForge price-overrides file")
+    report = validate_feed(document | {"format": FEED_FORMAT}, catalog, currencies)
+    accepted = tuple(p.model_copy(update={"origin": "override"}) for p in report.accepted)
+    return report.model_copy(update={"accepted": accepted})
+
+
+def _read_raw(path: Path) -> dict[str, object]:
+    if not path.exists():
+        return {}
+    document = parse_json_bytes(path.read_bytes(), max_bytes=MAX_FEED_BYTES)
+    prices = document.get("prices") if isinstance(document, dict) else None
+    return dict(prices) if isinstance(prices, dict) else {}
+
+
+def set_override(
+    path: Path,
+    catalog: Catalog,
+    part_id: str,
+    entry: FeedEntry,
+) -> None:
+    """Add or replace the override for ``part_id`` (which must be a catalog id)."""
+    if part_id not in catalog:
+        raise LookupFailed(f"no part with id {part_id!r} in the catalog")
+    prices = _read_raw(path)
+    prices[part_id] = entry.model_dump(mode="json")
+    _write(path, prices)
+
+
+def remove_override(path: Path, part_id: str) -> bool:
+    """Remove ``part_id``'s override; ``False`` when it had none."""
+    prices = _read_raw(path)
+    if prices.pop(part_id, None) is None:
+        return False
+    _write(path, prices)
+    return True
+
+
+def _write(path: Path, prices: dict[str, object]) -> None:
+    document = {
+        "format": OVERRIDES_FORMAT,
+        "version": FEED_VERSION,
+        "published": date.today().isoformat(),
+        "prices": dict(sorted(prices.items())),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(document, indent=1) + "\n")

@@ -1,0 +1,116 @@
+"""Feed validation entry by entry, currency conversion, overrides and applying prices."""
+
+import json
+import math
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from core.catalog import load_catalog
+from core.errors import FileFormatError
+from core.prices import apply_prices, convert, load_currency_table, parse_feed
+from core.prices.models import FeedEntry
+from core.prices.overrides import load_overrides, remove_override, set_override
+
+
+def _feed(prices: dict[str, object]) -> bytes:
+    return json.dumps({"format": "rigforge-price-feed", "version": 1, "prices": prices}).encode()
+
+
+GOOD = {"price": 1500, "currency": "USD", "as_of": "2025-01-02", "source": "shop"}
+
+
+def test_entries_rejected_one_by_one_with_summary() -> None:
+    data = _feed(
+        {
+            "rtx-4090": GOOD,
+            "no-such-part": GOOD,
+            "rtx-3090": GOOD | {"price": -5},
+            "ryzen-9-7950x": GOOD | {"source": ""},
+            "corsair-rm850x-2021": GOOD | {"currency": "XYZ"},
+            "titan-v": {"price": 100, "source": "x"},
+        }
+    )
+    report = parse_feed(data, load_catalog(), load_currency_table())
+    assert [p.part_id for p in report.accepted] == ["rtx-4090"]
+    codes = {r.part_id: r.code for r in report.rejected}
+    assert codes == {
+        "no-such-part": "unknown_part",
+        "rtx-3090": "invalid_entry",
+        "ryzen-9-7950x": "invalid_entry",
+        "corsair-rm850x-2021": "unknown_currency",
+        "titan-v": "invalid_entry",
+    }
+    assert report.total == 6
+
+
+def test_nan_price_refuses_the_document() -> None:
+    data = (
+        b'{"format": "rigforge-price-feed", "version": 1, "prices": {"rtx-4090": {"price": NaN}}}'
+    )
+    with pytest.raises(FileFormatError, match="NaN"):
+        parse_feed(data, load_catalog(), load_currency_table())
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"not json", "not valid JSON"),
+        (b"[]", "not a JSON object"),
+        (b'{"format": "other", "version": 1, "prices": {}}', "not a price feed"),
+        (b'{"format": "rigforge-price-feed", "version": 9, "prices": {}}', "version 9"),
+        (b'{"format": "rigforge-price-feed", "version": 1, "prices": []}', "'prices'"),
+    ],
+)
+def test_whole_document_errors(data: bytes, message: str) -> None:
+    with pytest.raises(FileFormatError, match=message):
+        parse_feed(data, load_catalog(), load_currency_table())
+
+
+def test_currency_converts_through_euro_by_hand() -> None:
+    table = load_currency_table()
+    usd, gbp = table.per_base["USD"], table.per_base["GBP"]
+    assert convert(100.0, "GBP", "USD", table) == pytest.approx(100.0 / gbp * usd)
+    report = parse_feed(
+        _feed({"rtx-4090": GOOD | {"currency": "EUR", "price": 1000}}),
+        load_catalog(),
+        table,
+    )
+    assert report.accepted[0].usd == pytest.approx(round(1000 * usd, 2))
+    assert report.accepted[0].original_currency == "EUR"
+
+
+def test_apply_prices_overrides_win_and_catalog_untouched() -> None:
+    catalog = load_catalog()
+    table = load_currency_table()
+    feed = parse_feed(_feed({"rtx-4090": GOOD, "corsair-rm850x-2021": GOOD}), catalog, table)
+    override = feed.accepted[0].model_copy(update={"usd": 999.0, "origin": "override"})
+    priced = apply_prices(catalog, feed.accepted, [override])
+    assert priced.catalog.gpu("rtx-4090").price.usd == 999.0
+    assert priced.origins == {"rtx-4090": "override", "corsair-rm850x-2021": "feed"}
+    assert priced.catalog.psu("corsair-rm850x-2021").price.usd == 1500
+    assert catalog.psu("corsair-rm850x-2021").price.usd is None
+    assert not math.isnan(catalog.gpu("rtx-4090").price.usd or 0)
+
+
+def test_overrides_file_round_trip(tmp_path: Path) -> None:
+    catalog, table = load_catalog(), load_currency_table()
+    path = tmp_path / "o.json"
+    entry = FeedEntry(price=120.0, currency="USD", as_of=date(2025, 3, 1), source="my shop")
+    set_override(path, catalog, "corsair-rm850x-2021", entry)
+    report = load_overrides(path, catalog, table)
+    assert [(p.part_id, p.usd, p.origin) for p in report.accepted] == [
+        ("corsair-rm850x-2021", 120.0, "override")
+    ]
+    assert remove_override(path, "corsair-rm850x-2021")
+    assert not remove_override(path, "corsair-rm850x-2021")
+    assert load_overrides(path, catalog, table).accepted == ()
+
+
+def test_example_feed_is_valid() -> None:
+    root = Path(__file__).resolve().parents[3]
+    data = (root / "resources/prices/example-feed.json").read_bytes()
+    report = parse_feed(data, load_catalog(), load_currency_table())
+    assert report.rejected == ()
+    assert len(report.accepted) >= 3

@@ -1,0 +1,50 @@
+"""``rigforge suggest`` and ``rigforge prices`` end to end (no network)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+
+
+def test_prices_set_then_suggest_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overrides = tmp_path / "o.json"
+    for part, usd in (
+        ("corsair-vengeance-ddr5-5600-2x32gb", "180"),
+        ("corsair-hx1500i-2025", "350"),
+        ("asus-proart-x870e-creator-wifi", "480"),
+    ):
+        assert main(["prices", "set", part, usd, "--overrides", str(overrides)]) == 0
+    capsys.readouterr()
+    args = ["suggest", "--workload", "resnet50-v1.5", "--budget", "8000", "--json"]
+    args += ["--overrides", str(overrides), "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["front"] and data["best"]["cost_usd"] <= 8000
+    assert data["skipped"]["unpriced"] > 0
+    assert data["front"][0]["reasons_text"]
+
+
+def test_prices_show_marks_override(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overrides = tmp_path / "o.json"
+    main(["prices", "set", "corsair-rm850x-2021", "100", "--overrides", str(overrides)])
+    capsys.readouterr()
+    cache = str(tmp_path / "c")
+    main(
+        [
+            "prices",
+            "show",
+            "--json",
+            "--category",
+            "psu",
+            "--overrides",
+            str(overrides),
+            "--cache-dir",
+            cache,
+        ]
+    )
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["corsair-rm850x-2021"]["origin"] == "override"
+    assert rows["corsair-rm850x-2021"]["usd"] == 100
+    assert rows["corsair-rm1000x-2021"]["usd"] is None
