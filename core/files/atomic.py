@@ -25,6 +25,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     except OSError as error:
         raise RigForgeError(f"cannot write to {directory}: {error.strerror}") from None
     try:
+        os.chmod(temp_name, _mode_for(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -42,6 +43,20 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _mode_for(path: Path) -> int:
+    """Keep an existing file's permissions; new files get 0666 less the umask.
+
+    ``mkstemp`` creates 0600 files, which would make shared build files unreadable
+    to colleagues on the same machine.
+    """
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, QStandardPaths, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPointF, QSettings, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPushButton
 from pytest_httpserver import HTTPServer
 from pytestqt.qtbot import QtBot
 from werkzeug import Request, Response
@@ -264,43 +264,66 @@ def test_url_download_can_be_cancelled(
 
     def trickle(_request: Request) -> Response:
         def chunks() -> Iterator[bytes]:
-            yield b"[" + b" " * 1000
+            # whole 64 KiB reads, so the client sees each piece at once
+            yield b"[" + b" " * 65535
             while not stop.wait(0.05):
-                yield b" "
+                yield b" " * 65536
 
         return Response(chunks(), content_type="application/json")
 
     httpserver.expect_request("/slow").respond_with_handler(trickle)
+    window.file_actions.url_limits = FetchLimits(timeout_s=10)
     before = window.view_model.build
-    loader = window.file_actions.open_url(httpserver.url_for("/slow"))
-    assert loader is not None
-    with qtbot.waitSignal(loader.progress, timeout=10_000):
-        pass
-    dialog = window.file_actions.progress_dialog
-    assert dialog is not None
-    with qtbot.waitSignal(loader.failed, timeout=10_000) as failed:
-        dialog.cancel()
-    stop.set()
+    failures: list[str] = []
+    try:
+        loader = window.file_actions.open_url(httpserver.url_for("/slow"))
+        assert loader is not None
+        loader.failed.connect(failures.append)
+        dialog = window.file_actions.progress_dialog
+        assert dialog is not None
+        qtbot.waitUntil(lambda: "KiB" in dialog.labelText(), timeout=10_000)
+        dialog.findChild(QPushButton).click()  # the dialog's Cancel button
+        qtbot.waitUntil(lambda: bool(failures), timeout=10_000)
+    finally:
+        stop.set()
     loader.wait(5000)
-    assert failed.args == ["cancelled"]
+    assert failures == ["cancelled"]
     assert "cancelled" in window.statusBar().currentMessage()
     assert window.file_actions.message_box is None
     assert window.view_model.build == before
 
 
-def test_command_line_file_opens(qtbot: QtBot, user_dirs: Path, tmp_path: Path) -> None:
+def shown_window() -> MainWindow:
+    [win] = [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+    ]
+    return win
+
+
+class _App:
+    """Stands in for the running QApplication: ``exec`` inspects the window and returns."""
+
+    def __init__(self, inspect: Callable[[], None]) -> None:
+        self.exec = lambda: inspect() or 0
+        self.setApplicationName = self.setOrganizationName = lambda _name: None
+
+
+def test_command_line_file_opens(
+    qtbot: QtBot, user_dirs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "build.json"
     path.write_bytes(SINGLE)
     seen: dict[str, object] = {}
 
     def inspect_and_quit() -> None:
-        [win] = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        win = shown_window()
         seen["build"], seen["path"] = win.view_model.build, win.document.path
         seen["error"] = win.file_actions.message_box
         win.close()
-        QApplication.quit()
+        win.deleteLater()
 
-    QTimer.singleShot(0, inspect_and_quit)
+    app = _App(inspect_and_quit)
+    monkeypatch.setattr("gui.app.QApplication", type("Q", (), {"instance": lambda: app}))
     assert rigforge_main([str(path)]) == 0
     expected = parse_document(SINGLE, _catalog()).builds[0]
     assert seen["build"] == expected
@@ -308,19 +331,22 @@ def test_command_line_file_opens(qtbot: QtBot, user_dirs: Path, tmp_path: Path) 
     assert seen["error"] is None
 
 
-def test_command_line_bad_file_shows_message(qtbot: QtBot, user_dirs: Path, tmp_path: Path) -> None:
+def test_command_line_bad_file_shows_message(
+    qtbot: QtBot, user_dirs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "build.json"
     path.write_bytes(b"garbage")
     seen: dict[str, str] = {}
 
     def inspect_and_quit() -> None:
-        [win] = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+        win = shown_window()
         box = win.file_actions.message_box
         seen["text"] = box.text() if box is not None else ""
         win.close()
-        QApplication.quit()
+        win.deleteLater()
 
-    QTimer.singleShot(0, inspect_and_quit)
+    app = _App(inspect_and_quit)
+    monkeypatch.setattr("gui.app.QApplication", type("Q", (), {"instance": lambda: app}))
     assert rigforge_main([str(path)]) == 0
     assert "build.json" in seen["text"] and "not valid JSON" in seen["text"]
 

@@ -36,3 +36,18 @@ def test_failure_before_rename_keeps_old_file(
 def test_unwritable_directory_gives_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RigForgeError, match="cannot write"):
         atomic_write_text(tmp_path / "missing-dir" / "x.json", "data")
+
+
+def test_new_file_is_readable_by_others_per_umask(tmp_path: Path) -> None:
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "shared.json"
+        atomic_write_text(target, "{}")
+        assert target.stat().st_mode & 0o777 == 0o644
+        target.chmod(0o600)
+        atomic_write_text(target, "{}")
+        assert target.stat().st_mode & 0o777 == 0o600  # an existing file keeps its mode
+    finally:
+        os.umask(umask)
