@@ -12,11 +12,33 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError
+from gui.viewmodels.analysis import AnalysisViewModel
 from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS, AutosaveViewModel
 from gui.viewmodels.build import BuildViewModel
 from gui.viewmodels.document import DocumentViewModel
+from gui.viewmodels.settings import SettingsViewModel
 from gui.views import dialogs
 from gui.views.main_window import MainWindow
+
+
+def pin_singletons() -> None:
+    """Work around a reference-count bug measured in the pinned PySide6 6.12.0 wheel.
+
+    Every PySide call that returns ``None`` (``setText``, ``processEvents``, ...)
+    drops one reference to ``None``, and emitting a signal drops one to
+    ``True``/``False``; on Python 3.11, where these are not yet immortal, the
+    process aborts ("none_dealloc") after some tens of thousands of calls. Adding
+    2**40 references makes them effectively immortal, as Python 3.12 does (PEP 683).
+    """
+    if sys.version_info >= (3, 12):
+        return
+    import ctypes
+
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
+
+
+pin_singletons()
 
 
 def create_main_window(
@@ -24,12 +46,17 @@ def create_main_window(
     store: QSettings | None = None,
     autosave_dir: Path | None = None,
     autosave_interval_ms: int = DEFAULT_INTERVAL_MS,
+    settings_path: Path | None = None,
 ) -> MainWindow:
+    """The window on the default build and workload; ``settings_path`` overrides where
+    preferences live (tests use a temporary one)."""
     catalog = load_catalog()
     view_model = BuildViewModel(catalog, default_build(catalog))
     document = DocumentViewModel(view_model, store)
+    settings = SettingsViewModel(settings_path)
+    analysis = AnalysisViewModel(view_model, document, settings=settings.settings.analysis)
     autosave = AutosaveViewModel(document, autosave_dir, autosave_interval_ms)
-    return MainWindow(view_model, document, autosave)
+    return MainWindow(analysis, settings, document, autosave, store)
 
 
 def offer_recovery(window: MainWindow) -> None:

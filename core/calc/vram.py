@@ -87,8 +87,9 @@ def vram_breakdown(workload: Workload, gpu_count: int) -> VramBreakdown:
     Source: ZeRO §3.1/§5 for model states, Korthikanti et al. 2022 Table 2 for
     activations, HF llm_tutorial_optimization §3.2 for the KV cache; framework
     context 1.3 GB ("the kernels alone take up 1.3GB", HF docs model_memory_anatomy.md);
-    fragmentation allowance 20 % of the memory allocated and freed each step
-    (activations, KV cache), after accelerate's "up to an additional 20%" (EleutherAI).
+    workspace/fragmentation allowance 5 % of the memory allocated and freed each step
+    (activations, KV cache): allocator rounding plus one layer's backward gradients,
+    bounded by Lambda's published batch sizes (``FRAGMENTATION_FRACTION``).
     """
     workload.check_gpu_count(gpu_count)
     states = model_state_bytes(workload, gpu_count)

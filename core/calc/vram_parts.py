@@ -11,9 +11,16 @@ GIB = float(2**30)
 FRAMEWORK_GIB = 1.3e9 / GIB
 """CUDA context + framework kernels: "the kernels alone take up 1.3GB of GPU memory"
 (Hugging Face Transformers docs, model_memory_anatomy.md)."""
-FRAGMENTATION_FRACTION = 0.20
-"""Allowance on per-step allocations: "up to an additional 20%" (accelerate
-model_size_estimator docs, citing EleutherAI)."""
+FRAGMENTATION_FRACTION = 0.05
+"""Workspace and fragmentation allowance on per-step allocations (activations, KV cache).
+
+Physics: the caching allocator rounds large blocks to 2 MiB (under 1 % for tensors of
+hundreds of MB) and backward adds the gradients of one layer's input and output (about
+3 % of the saved activations for BERT-base's a*s^2 scores, 7 % for ResNet-50's largest
+map). Bound: accelerate's "up to an additional 20%" is contradicted by Lambda's
+published batches - BERT-base SQuAD fp16 batch 96 ran on 24 GB cards, leaving 4.5 % of
+its activations after model states and the 1.3 GB context
+(tests/validation/test_memory_calibration_batches.py, docs/memory-model.md)."""
 NF4_DQ_BITS = 4.127
 """QLoRA NF4 with double quantization: 4 bits + 0.127 bits of constants per parameter
 (Dettmers et al. 2023, arXiv:2305.14314 §3)."""
@@ -42,7 +49,14 @@ class ModelStates(NamedTuple):
 
 def act_bytes(workload: Workload) -> float:
     """Bytes per stored activation value: 4 in fp32/tf32, else 2 (fp8 recipes keep
-    most activations in bf16; quantized inference computes in fp16)."""
+    most activations in bf16; quantized inference computes in fp16).
+
+    Mixed precision (AMP / apex O2): convolution and matmul outputs are 16-bit and the
+    elementwise ops after them (BatchNorm, ReLU, GeLU, dropout masks at 1 byte) keep
+    that; what stays fp32 (BatchNorm statistics, fp32 loss log-softmax, autocast's fp32
+    list) is a few percent: the counted CNN, Tacotron 2 and WaveGlow forwards under CPU
+    autocast fp16 save 0.50-0.51 of their fp32 bytes (GNMT 0.98 and Transformer-XL 0.80
+    there: CPU autocast leaves LSTM cell and softmax ops in fp32; not modelled)."""
     return 4.0 if workload.precision in ("fp32", "tf32") else 2.0
 
 
@@ -176,9 +190,11 @@ def activation_bytes(workload: Workload) -> float:
 
     Transformers: ``transformer_layer_activation_bytes`` x L, plus the output logits
     4sbv/t bytes at 16 bit (Korthikanti et al. 2022 §4.3, scaled to the activation
-    dtype). Other nets: every forward output retained (counted
-    ``activation_elements_per_sample``), scaled linearly with sequence length or with
-    resolution squared (convolution outputs scale with pixel count).
+    dtype). Other nets in training: the counted bytes saved for backward
+    (``saved_activation_bytes_per_sample_fp32``, halved at 16 bit, see ``act_bytes``);
+    without that count, and for inference, every forward output retained (counted
+    ``activation_elements_per_sample``, an upper bound). Both scale linearly with
+    sequence length or with resolution squared (convolution outputs scale with pixels).
     """
     arch = workload.architecture
     by, b = act_bytes(workload), float(workload.batch_size)
@@ -200,6 +216,10 @@ def activation_bytes(workload: Workload) -> float:
             )
             return layers * by * s * b * h + full_layer + logits
         return layers * layer + logits
+    saved = arch.saved_activation_bytes_per_sample_fp32
+    if saved is not None and workload.trains and workload.checkpointing == "none":
+        # counted fp32 bytes; 16-bit compute keeps them in 2 bytes (see act_bytes)
+        return saved * _input_scale(workload) * (by / 4.0) * b
     elements = arch.activation_elements_per_sample
     if elements is None:
         raise InvalidWorkload(
@@ -207,12 +227,18 @@ def activation_bytes(workload: Workload) -> float:
         )
     if workload.checkpointing != "none":
         raise InvalidWorkload("gradient checkpointing is modelled for transformer layers only")
-    scale = 1.0
+    return elements * _input_scale(workload) * by * b
+
+
+def _input_scale(workload: Workload) -> float:
+    """Activation size relative to the counted input: resolution squared for images
+    (convolution outputs scale with pixel count), sequence length otherwise."""
+    arch = workload.architecture
     if arch.image_resolution_px and workload.seq_len:
-        scale = (workload.seq_len / arch.image_resolution_px) ** 2
-    elif arch.default_seq_len and workload.seq_len:
-        scale = workload.seq_len / arch.default_seq_len
-    return elements * scale * by * b
+        return float((workload.seq_len / arch.image_resolution_px) ** 2)
+    if arch.default_seq_len and workload.seq_len:
+        return workload.seq_len / arch.default_seq_len
+    return 1.0
 
 
 def kv_cache_bytes(workload: Workload) -> float:

@@ -91,7 +91,14 @@ class Architecture(Frozen):
     forward_flops_per_sample: NonNegFloat | None = None
     op_mix: OpMix | None = None
     activation_elements_per_sample: NonNegFloat | None = None
-    """Values produced by all non-view ops in one forward pass (eval mode)."""
+    """Values produced by all non-view ops in one forward pass (eval mode); used by the
+    throughput model, and by the memory model for inference of non-transformer nets."""
+    saved_activation_bytes_per_sample_fp32: NonNegFloat | None = None
+    """Bytes of activations one training forward (loss included) saves for backward, per
+    sample, in fp32 at the default resolution / sequence length: distinct storages,
+    parameters excluded (counted with ``saved_tensors_hooks``; benchmarks/
+    count_saved_activations.py). ``None`` where not counted. Used for non-transformer
+    training; transformer presets keep the Korthikanti formula and record it as a check."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Architecture:

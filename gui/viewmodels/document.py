@@ -146,6 +146,20 @@ class DocumentViewModel(QObject):
         self.add_recent(path)
         return None
 
+    # -- workload and settings (edited through the analysis view-model) -----------
+
+    def set_workload(self, workload: Workload | None, *, dirty: bool = True) -> None:
+        if workload != self._workload:
+            self._workload = workload
+            if dirty:
+                self.set_dirty(True)
+
+    def set_settings(self, settings: AnalysisSettings, *, dirty: bool = True) -> None:
+        if settings != self._settings:
+            self._settings = settings
+            if dirty:
+                self.set_dirty(True)
+
     # -- dirty flag ------------------------------------------------------------
 
     def set_dirty(self, dirty: bool) -> None:

@@ -1,42 +1,107 @@
-"""The main window."""
+"""The main window: editors on the left, results in the centre, charts on the right."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox
+from PySide6.QtWidgets import (
+    QApplication,
+    QMainWindow,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
-from core import __version__
+from core.calc.analysis import Analysis
+from core.models.settings import AnalysisSettings
+from gui.charts.panel import ChartsPanel
+from gui.theme import apply_theme
+from gui.viewmodels.analysis import AnalysisViewModel
 from gui.viewmodels.autosave import AutosaveViewModel
-from gui.viewmodels.build import BuildViewModel
 from gui.viewmodels.document import DocumentViewModel
+from gui.viewmodels.settings import AppSettings, SettingsViewModel
+from gui.views.about_dialog import AboutDialog
+from gui.views.build_editor import BuildEditorPanel
 from gui.views.file_actions import FileActions
-from gui.views.parts_panel import PartsPanel
+from gui.views.results_panel import ResultsPanel
+from gui.views.settings_dialog import SettingsDialog
+from gui.views.workload_editor import WorkloadEditorPanel
+
+GEOMETRY_KEY = "window/geometry"
+STATE_KEY = "window/state"
+SPLITTER_KEY = "window/splitter"
 
 
 class MainWindow(QMainWindow):
     def __init__(
         self,
-        view_model: BuildViewModel,
-        document: DocumentViewModel | None = None,
+        analysis: AnalysisViewModel,
+        settings: SettingsViewModel,
+        document: DocumentViewModel,
         autosave: AutosaveViewModel | None = None,
+        store: QSettings | None = None,
     ) -> None:
         super().__init__()
-        self.view_model = view_model
-        self.document = document if document is not None else DocumentViewModel(view_model)
+        self.analysis_view_model = analysis
+        self.settings_view_model = settings
+        self.view_model = analysis.build_view_model
+        self.document = document
         self.autosave = autosave
-        self.resize(1400, 900)
+        self._store = store if store is not None else QSettings()
         self.setAcceptDrops(True)
-        self.parts_panel = PartsPanel(view_model)
-        self.setCentralWidget(self.parts_panel)
+        self.build_editor = BuildEditorPanel(analysis)
+        self.workload_editor = WorkloadEditorPanel(analysis)
+        self.results = ResultsPanel(analysis, settings)
+        self.parts_panel = self.results.parts_panel
+        self.charts = ChartsPanel()
+        editors = QWidget()
+        column = QVBoxLayout(editors)
+        column.setContentsMargins(4, 4, 4, 4)
+        column.addWidget(self.build_editor)
+        column.addWidget(self.workload_editor)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidget(editors)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(400)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(self.results)
+        self.splitter.addWidget(self.charts)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([430, 640, 530])
+        self.setCentralWidget(self.splitter)
         self.file_actions = FileActions(self, self.document)
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)
+        analysis.analysis_changed.connect(self._on_analysis_changed)
+        analysis.edit_rejected.connect(self._on_analysis_edit_rejected)
+        analysis.settings_changed.connect(self._on_analysis_settings_changed)
+        analysis.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
+        settings.settings_changed.connect(self._on_settings_changed)
         self._update_title()
-        catalog_date = view_model.catalog.snapshot_date or "unknown"
+        self.resize(1600, 1000)
+        self._restore_geometry()
+        self._on_settings_changed(settings.settings)
+        self._on_analysis_changed(analysis.analysis)
+        catalog = self.view_model.catalog
         self.statusBar().showMessage(
-            f"Catalog: {len(view_model.catalog)} parts, prices up to {catalog_date}"
+            f"Catalog: {len(catalog)} parts, prices up to {catalog.snapshot_date or 'unknown'}"
+            + (f" — {settings.load_error}" if settings.load_error else "")
         )
+
+    # -- menus -----------------------------------------------------------------------
+
+    def _action(self, text: str, shortcut: QKeySequence | str | None, slot: object) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
 
     def _make_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -45,10 +110,90 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        stack = self.analysis_view_model.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        self.size_psu_action = self._action(
+            "Size the &PSU for me", "Ctrl+Shift+P", self.analysis_view_model.size_psu
+        )
+        self.add_gpu_action = self._action("Add a GPU", "Ctrl+=", self._on_add_gpu_triggered)
+        self.remove_gpu_action = self._action(
+            "Remove a GPU", "Ctrl+-", self._on_remove_gpu_triggered
+        )
+        for action in (self.size_psu_action, self.add_gpu_action, self.remove_gpu_action):
+            edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        self.settings_action = self._action("&Settings…", "Ctrl+,", self.open_settings)
+        self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        edit_menu.addAction(self.settings_action)
         help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About RigForge", self)
-        about.triggered.connect(self._on_about_triggered)
+        about = self._action("&About RigForge", None, self._on_about_triggered)
         help_menu.addAction(about)
+
+    # -- view-model -> window --------------------------------------------------------------
+
+    def _on_analysis_changed(self, analysis: Analysis) -> None:
+        self.charts.show_analysis(analysis, self.analysis_view_model.power)
+
+    def _on_analysis_edit_rejected(self, message: str) -> None:
+        self.statusBar().showMessage(f"Not changed: {message}", 8000)
+
+    def _on_undo_stack_index_changed(self, _index: int) -> None:
+        stack = self.analysis_view_model.undo_stack
+        text = stack.text(stack.index() - 1) if stack.index() > 0 else ""
+        verdict = self.analysis_view_model.analysis.verdict.upper()
+        self.statusBar().showMessage(f"{text} — overall {verdict}" if text else verdict, 5000)
+
+    def _on_analysis_settings_changed(self, analysis_settings: AnalysisSettings) -> None:
+        self.settings_view_model.set_analysis(analysis_settings)
+
+    def _on_settings_changed(self, settings: AppSettings) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, settings.theme)
+        self.charts.set_theme(settings.theme)
+        if self.settings_view_model.save_error:
+            self.statusBar().showMessage(self.settings_view_model.save_error, 8000)
+
+    # -- intents ---------------------------------------------------------------------------
+
+    def open_settings(self) -> SettingsDialog:
+        self.settings_dialog = SettingsDialog(self.settings_view_model.settings, self)
+        self.settings_dialog.accepted.connect(self._on_settings_dialog_accepted)
+        self.settings_dialog.open()
+        return self.settings_dialog
+
+    def _on_settings_dialog_accepted(self) -> None:
+        chosen = self.settings_dialog.settings()
+        self.settings_view_model.set_settings(chosen)
+        self.analysis_view_model.set_settings(chosen.analysis)
+
+    def _on_add_gpu_triggered(self) -> None:
+        vm = self.analysis_view_model
+        vm.set_value("gpu_count", vm.build.gpu_count + 1)
+
+    def _on_remove_gpu_triggered(self) -> None:
+        vm = self.analysis_view_model
+        if vm.build.gpu_count > 1:
+            vm.edit_build(
+                "Remove a GPU",
+                {
+                    "gpu_count": vm.build.gpu_count - 1,
+                    "nvlink_bridges": min(vm.build.nvlink_bridges, (vm.build.gpu_count - 1) // 2),
+                },
+            )
+
+    def _on_about_triggered(self) -> None:
+        self.about_dialog = AboutDialog(self.view_model.catalog, self)
+        self.about_dialog.open()
+
+    # -- title, geometry, files --------------------------------------------------------------
 
     def _update_title(self) -> None:
         name = self.document.display_name if self.document.path else self.view_model.build.name
@@ -61,6 +206,22 @@ class MainWindow(QMainWindow):
     def _on_document_path_changed(self, _path: object) -> None:
         self._update_title()
 
+    def _restore_geometry(self) -> None:
+        for key, restore in (
+            (GEOMETRY_KEY, self.restoreGeometry),
+            (STATE_KEY, self.restoreState),
+            (SPLITTER_KEY, self.splitter.restoreState),
+        ):
+            value = self._store.value(key)
+            if isinstance(value, QByteArray | bytes):
+                restore(QByteArray(value))
+
+    def save_geometry(self) -> None:
+        self._store.setValue(GEOMETRY_KEY, self.saveGeometry())
+        self._store.setValue(STATE_KEY, self.saveState())
+        self._store.setValue(SPLITTER_KEY, self.splitter.saveState())
+        self._store.sync()
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self.file_actions.can_drop(event.mimeData()):
             event.acceptProposedAction()
@@ -71,6 +232,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.file_actions.maybe_save():
+            self.save_geometry()
             self.file_actions.shutdown()
             if self.autosave is not None:  # a clean exit leaves nothing to recover
                 self.autosave.stop()
@@ -78,11 +240,3 @@ class MainWindow(QMainWindow):
             event.accept()
         else:
             event.ignore()
-
-    def _on_about_triggered(self) -> None:
-        QMessageBox.about(
-            self,
-            "About RigForge",
-            f"RigForge {__version__}\nCatalog prices up to "
-            f"{self.view_model.catalog.snapshot_date or 'unknown'}.",
-        )

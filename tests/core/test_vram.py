@@ -71,3 +71,18 @@ def test_fits_has_no_fixes_and_positive_margin() -> None:
     w = make_workload(find_preset("ResNet-50"), task="training", precision="fp16", batch_size=64)
     result = estimate_vram(w, 80.0, 1)
     assert result.fits and result.free_gib > 0 and result.fixes == ()
+
+
+def test_counted_saved_activations_used_for_cnn_training() -> None:
+    # ResNet-50 preset: 85,913,512 fp32 bytes saved per sample (counted); AMP halves them;
+    # 112 px is a quarter of the 224 px pixels; inference keeps the all-outputs count
+    preset = find_preset("ResNet-50")
+    saved = preset.architecture.saved_activation_bytes_per_sample_fp32
+    assert saved == 85913512
+    w = make_workload(preset, precision="fp16", optimizer="sgd", batch_size=8)
+    assert vram_breakdown(w, 1).activations_gib == pytest.approx(saved / 2 * 8 / GIB)
+    small = w.model_copy(update={"seq_len": 112})
+    assert vram_breakdown(small, 1).activations_gib == pytest.approx(saved / 2 * 2 / GIB)
+    infer = w.model_copy(update={"task": "inference"})
+    elements = preset.architecture.activation_elements_per_sample or 0
+    assert vram_breakdown(infer, 1).activations_gib == pytest.approx(elements * 2 * 8 / GIB)

@@ -1,0 +1,108 @@
+"""Cold start to the first painted main window, against a bare PySide6 window.
+
+Each run is a fresh process (``python -m gui --selftest-first-paint``, offscreen);
+the time is from just before the process is spawned to the end of the main
+window's first paint pass, read from the system-wide monotonic clock that both
+processes share. The baseline is the same measurement for a script that shows
+an empty ``QMainWindow`` with nothing else imported, so the difference is what
+RigForge itself costs. Runs alternate between the two so that a slow spell of
+the machine hits both. Settings and autosave go to a temporary folder.
+
+Run: .venv/bin/python benchmarks/bench_startup.py [runs]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 5
+
+BARE_WINDOW = """
+import json, sys, time
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+app = QApplication(sys.argv[:1])
+
+class FirstPaint(QObject):
+    seen = False
+    def eventFilter(self, watched, event):
+        if not self.seen and event.type() == QEvent.Type.Paint:
+            self.seen = True
+            QTimer.singleShot(0, self.report)
+        return False
+    def report(self):
+        print(json.dumps({"first_paint_monotonic_s": time.monotonic()}), flush=True)
+        app.exit(0)
+
+first_paint = FirstPaint()
+app.installEventFilter(first_paint)
+window = QMainWindow()
+window.resize(1400, 900)
+window.show()
+sys.exit(app.exec())
+"""
+
+
+def _first_paint_s(command: list[str], env: dict[str, str]) -> float:
+    started = time.monotonic()
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    lines = [line for line in done.stdout.splitlines() if "first_paint_monotonic_s" in line]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(
+            f"{' '.join(command)} exited {done.returncode} without a first paint:\n"
+            f"{done.stderr[-2000:]}"
+        )
+    painted: float = json.loads(lines[-1])["first_paint_monotonic_s"]
+    return painted - started
+
+
+def measure(runs: int = RUNS) -> dict[str, Any]:
+    """Medians (seconds) of ``runs`` cold starts of RigForge and of a bare PySide6 window."""
+    with tempfile.TemporaryDirectory(prefix="rigforge-bench-") as home:
+        env = {
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "XDG_CONFIG_HOME": str(Path(home) / "config"),
+            "XDG_DATA_HOME": str(Path(home) / "data"),
+            "PYTHONPATH": str(ROOT),
+        }
+        app_command = [sys.executable, "-m", "gui", "--selftest-first-paint"]
+        bare_command = [sys.executable, "-c", BARE_WINDOW]
+        # One unmeasured run of each fills the OS file cache (the "cold" is a
+        # fresh process, not a fresh disk cache, which a script cannot empty).
+        _first_paint_s(app_command, env)
+        _first_paint_s(bare_command, env)
+        app_runs: list[float] = []
+        bare_runs: list[float] = []
+        for _ in range(runs):
+            app_runs.append(_first_paint_s(app_command, env))
+            bare_runs.append(_first_paint_s(bare_command, env))
+    return {
+        "rigforge_median_s": round(statistics.median(app_runs), 3),
+        "bare_pyside6_median_s": round(statistics.median(bare_runs), 3),
+        "rigforge_runs_s": [round(t, 3) for t in app_runs],
+        "bare_pyside6_runs_s": [round(t, 3) for t in bare_runs],
+        "runs": runs,
+        "platform": "offscreen",
+    }
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
+    print(json.dumps(measure(runs), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Headline figures of one analysis, each with the formula, inputs and sources behind it.
+
+Used by the GUI's summary cards (value, detail, "why?" tooltip) and reusable by
+the build sheet. ``money`` formats a USD amount in the user's currency.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from core.calc.analysis import Analysis
+from core.models.cost import CostReport
+from core.models.power import PowerBudget
+from core.text.throughput import bottleneck_text, precision_text
+
+
+class Money(Protocol):
+    def __call__(self, usd: float | None, digits: int = 0) -> str: ...
+
+
+NA = "n/a"
+
+
+class Figure:
+    """One card: a title, the value, a short detail and the explanation."""
+
+    __slots__ = ("detail", "key", "severity", "title", "value", "why")
+
+    def __init__(
+        self, key: str, title: str, value: str, detail: str, why: str, severity: str = "info"
+    ) -> None:
+        self.key, self.title, self.value = key, title, value
+        self.detail, self.why, self.severity = detail, why, severity
+
+
+def duration_text(seconds: float | None) -> str:
+    if seconds is None:
+        return NA
+    hours = seconds / 3600
+    if hours < 1:
+        return f"{seconds / 60:.0f} min"
+    if hours < 48:
+        return f"{hours:.1f} h"
+    return f"{hours / 24:.1f} days"
+
+
+def vram_figure(a: Analysis) -> Figure:
+    v = a.vram
+    if v is None:
+        return Figure("vram", "Fits in VRAM", NA, "no workload", "Needs a valid workload.")
+    b = v.breakdown
+    why = (
+        "Per GPU: weights + gradients + optimizer + activations + KV cache + framework "
+        "+ workspace\n"
+        f"= {b.weights_gib:.1f} + {b.gradients_gib:.1f} + {b.optimizer_gib:.1f} + "
+        f"{b.activations_gib:.1f} + {b.kv_cache_gib:.1f} + {b.framework_gib:.1f} + "
+        f"{b.workspace_gib:.1f} = {v.total_gib:.1f} GiB\n"
+        f"Capacity {v.capacity_gib:.1f} GiB ({a.build.gpu.name}, catalog); largest batch that "
+        f"fits: {v.max_batch_size}.\n"
+        "Sources: ZeRO (Rajbhandari et al. 2020) for model states; Korthikanti et al. 2022 "
+        "for transformer activations; HF / vLLM for the KV cache."
+    )
+    value = "Yes" if v.fits else "No"
+    detail = f"{v.total_gib:.1f} of {v.capacity_gib:.1f} GiB per GPU"
+    return Figure("vram", "Fits in VRAM", value, detail, why, "pass" if v.fits else "fail")
+
+
+def throughput_figure(a: Analysis) -> Figure:
+    t = a.throughput
+    if t is None:
+        return Figure("throughput", "Throughput", NA, "no estimate", "Needs a valid workload.")
+    b = t.breakdown
+    note = precision_text(t.precision_note)
+    why = (
+        f"Total = per-GPU × scaling = {t.per_gpu_throughput:,.0f} × {t.gpus} GPU(s) × "
+        f"efficiency → {t.total_throughput:,.0f} {t.unit}\n"
+        f"Per GPU = batch × items per sample / step time; step {b.step_s * 1e3:.1f} ms "
+        f"(compute {b.compute_s * 1e3:.1f} ms).\n"
+        f"Utilization {t.utilization:.0%} (compute / step), MFU {t.mfu:.0%} at "
+        f"{t.compute_precision}{f' ({note})' if note else ''}.\n"
+        "Inputs: GPU peak tensor rate and memory bandwidth (catalog, vendor datasheets); "
+        "roofline model fitted to published MLPerf / NVIDIA DeepLearningExamples results."
+    )
+    detail = f"{t.per_gpu_throughput:,.0f} per GPU · {t.utilization:.0%} utilization"
+    return Figure("throughput", "Throughput", f"{t.total_throughput:,.0f} {t.unit}", detail, why)
+
+
+def time_figure(a: Analysis) -> Figure:
+    t = a.throughput
+    w = a.workload
+    seconds = t.time_to_target_s if t is not None else None
+    target = "no target set"
+    if w is not None and w.target is not None:
+        target = (
+            f"{w.target.epochs:g} epochs of {w.dataset_samples or 0:,} samples"
+            if w.target.epochs is not None
+            else f"{w.target.tokens:,.0f} tokens"
+        )
+    why = (
+        "Time = work in the target / total throughput\n"
+        f"Target: {target}; throughput "
+        f"{t.total_throughput if t else 0:,.0f} {t.unit if t else ''}.\n"
+        "Set the dataset size and an epochs or tokens target in the workload editor."
+    )
+    return Figure("time", "Time to target", duration_text(seconds), target, why)
+
+
+def cost_figure(a: Analysis, money: Money) -> Figure:
+    c = a.cost
+    unpriced = len(c.unpriced_part_ids)
+    value = money(c.total_usd) if c.complete else f"≥ {money(c.total_usd)}"
+    detail = "all parts priced" if c.complete else f"{unpriced} part(s) unpriced"
+    why = (
+        "Sum of unit price × quantity over the build's parts.\n"
+        "Prices: the bundled dated snapshot, the price feed or your overrides "
+        "(each part's source is in the Parts tab).\n"
+        + (
+            f"Unpriced (no source gives a price): {', '.join(c.unpriced_part_ids)}"
+            if unpriced
+            else ""
+        )
+    )
+    return Figure("cost", "Total cost", value, detail, why, "info" if c.complete else "warn")
+
+
+def cost_per_unit_figure(a: Analysis, money: Money) -> Figure:
+    t = a.throughput
+    if t is None or t.total_throughput <= 0:
+        return Figure("per_unit", "Cost / throughput", NA, "no throughput", "Needs a workload.")
+    per_unit = a.cost.total_usd / t.total_throughput
+    exact = a.usd_per_unit_throughput is not None
+    value = money(per_unit, 2) if exact else f"≥ {money(per_unit, 2)}"
+    unpriced = len(a.cost.unpriced_part_ids)
+    detail = f"per {t.unit}" + ("" if exact else f", {unpriced} part(s) unpriced")
+    why = (
+        "Parts cost / total throughput\n"
+        f"= {money(a.cost.total_usd)} / {t.total_throughput:,.0f} {t.unit}.\n"
+        + ("" if exact else "A lower bound: parts without a price count as zero.")
+    )
+    return Figure("per_unit", "Cost / throughput", value, detail, why)
+
+
+def power_figure(p: PowerBudget, report: CostReport, money: Money) -> Figure:
+    wall = p.wall_w
+    lower = " (lower bound)" if p.unknown else ""
+    if wall is None:
+        value, detail = f"{p.steady_dc_w:,.0f} W DC", "no PSU chosen"
+    else:
+        value = f"{wall:,.0f} W"
+        detail = f"{money(report.electricity_usd_per_year)}/year electricity"
+    why = (
+        f"Wall = steady DC / PSU efficiency = {p.steady_dc_w:,.0f} W / "
+        f"{(p.efficiency or 0):.1%}{lower}\n"
+        + "\n".join(
+            f"  {c.component}: {c.count} × {c.each_w if c.each_w is not None else '?'} W "
+            f"({c.basis})"
+            for c in p.components
+        )
+        + f"\nPeak with GPU spikes {p.peak_dc_w:,.0f} W ({p.gpu_transient_ratio:g}× for "
+        f"{p.transient_duration_us:g} µs; {p.transient_basis}).\n"
+        f"Circuit continuous limit {p.circuit_continuous_w:,.0f} W. Efficiency from the PSU's "
+        "80 PLUS curve."
+    )
+    severity = "warn" if wall is not None and wall > 0.9 * p.circuit_continuous_w else "info"
+    return Figure("power", "Wall power", value, detail, why, severity)
+
+
+def bottleneck_figure(a: Analysis) -> Figure:
+    t = a.throughput
+    if t is None:
+        return Figure("bottleneck", "Bottleneck", NA, "", "Needs a workload.")
+    text = bottleneck_text(t.bottleneck)
+    what, _, share = text.rpartition(": ")
+    why = (
+        "The largest share of the step time (see the step-time chart).\n"
+        f"{text}.\nUtilization {t.utilization:.0%}: the rest of each step goes to "
+        "memory-bound work, data loading, transfers and communication not hidden by compute."
+    )
+    return Figure("bottleneck", "Bottleneck", what or text, share, why)
+
+
+def summary_figures(
+    a: Analysis, power: PowerBudget, report: CostReport, money: Money
+) -> list[Figure]:
+    return [
+        vram_figure(a),
+        throughput_figure(a),
+        time_figure(a),
+        cost_figure(a, money),
+        cost_per_unit_figure(a, money),
+        power_figure(power, report, money),
+        bottleneck_figure(a),
+    ]

@@ -1,0 +1,83 @@
+"""Power by component, spikes and wall draw against the PSU rating and the circuit."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from core.models.power import PowerBudget
+from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+
+COMPONENTS = ("gpu", "cpu", "memory", "drives", "motherboard", "fans")
+ROWS = ("steady DC", "GPU spikes", "at the wall")
+
+
+class PowerChart(BaseChart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Power (W) vs PSU and circuit limits", parent)
+        plot = self.getPlotItem()
+        legend = plot.addLegend(offset=(4, 4), colCount=3)
+        legend.setLabelTextSize("7pt")
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        for name, colour in zip(COMPONENTS, SERIES_COLOURS, strict=False):
+            bar = pg.BarGraphItem(
+                x0=[0.0], y=[2.0], height=0.5, width=[0.0], brush=colour, pen=None
+            )
+            plot.addItem(bar)
+            legend.addItem(bar, name)
+            self.bars[name] = bar
+        self.peak_bar = pg.BarGraphItem(
+            x0=[0.0], y=[1.0], height=0.5, width=[0.0], brush="#bab0ac", pen=None
+        )
+        self.wall_bar = pg.BarGraphItem(
+            x0=[0.0], y=[0.0], height=0.5, width=[0.0], brush="#8cd17d", pen=None
+        )
+        plot.addItem(self.peak_bar)
+        plot.addItem(self.wall_bar)
+        self.psu_line = self._limit("PSU", 0.85, Qt.PenStyle.DashLine)
+        self.excursion_line = self._limit("PSU spike limit", 0.6, Qt.PenStyle.DotLine)
+        self.circuit_line = self._limit("circuit", 0.35, Qt.PenStyle.DashDotLine)
+        bar_labels(self, list(ROWS))
+        plot.setYRange(-0.5, 3.3, padding=0)
+        self.setToolTip(
+            "Steady DC draw per component (GPUs at their power limit or board power, CPU at "
+            "its sustained power, DIMMs, drives, board and fans as stated assumptions); "
+            "GPU spikes = steady + GPU power × (transient ratio − 1); wall = steady / PSU "
+            "efficiency at that load. Lines: PSU rating, its excursion limit, and the "
+            "circuit's continuous limit (volts × amps × 80 %)."
+        )
+        self.values: dict[str, float] = {}
+
+    def _limit(self, label: str, position: float, style: Qt.PenStyle) -> pg.InfiniteLine:
+        line = pg.InfiniteLine(
+            angle=90,
+            pen=pg.mkPen(self.limit_colour, width=1.5, style=style),
+            label=label,
+            labelOpts={"position": position, "color": self.limit_colour},
+        )
+        self.getPlotItem().addItem(line)
+        return line
+
+    def set_power(self, budget: PowerBudget) -> None:
+        start = 0.0
+        by_name: dict[str, float] = {c.component: c.total_w or 0.0 for c in budget.components}
+        for name in COMPONENTS:
+            value = by_name.get(name, 0.0)
+            self.values[name] = value
+            self.bars[name].setOpts(x0=[start], width=[value])
+            start += value
+        self.peak_bar.setOpts(width=[budget.peak_dc_w])
+        self.wall_bar.setOpts(width=[budget.wall_w or 0.0])
+        limits = [budget.circuit_continuous_w, budget.peak_dc_w, budget.wall_w or 0.0, start]
+        for line, limit in (
+            (self.psu_line, budget.psu_rated_w),
+            (self.excursion_line, budget.excursion_limit_w),
+        ):
+            line.setVisible(limit is not None)
+            if limit is not None:
+                line.setValue(limit)
+                limits.append(limit)
+        self.circuit_line.setValue(budget.circuit_continuous_w)
+        self.values.update(peak=budget.peak_dc_w, wall=budget.wall_w or 0.0)
+        self.getPlotItem().setXRange(0, max(limits) * 1.05, padding=0)

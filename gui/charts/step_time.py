@@ -1,0 +1,53 @@
+"""One optimizer step on one GPU, split by what the time is spent on."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
+
+from core.calc.analysis import Analysis
+from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+
+STEP_PARTS = (
+    ("matmul_s", "matmul/conv"),
+    ("attention_s", "attention"),
+    ("recurrent_s", "recurrent"),
+    ("memory_bound_s", "memory-bound"),
+    ("launch_overhead_s", "launch"),
+    ("data_loading_exposed_s", "data loading"),
+    ("host_to_device_exposed_s", "host→GPU"),
+    ("communication_exposed_s", "communication"),
+)
+
+
+class StepTimeChart(BaseChart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Step time per GPU (ms)", parent)
+        count = len(STEP_PARTS)
+        self.bars = pg.BarGraphItem(
+            x0=[0.0] * count,
+            y=[float(count - 1 - i) for i in range(count)],
+            height=0.6,
+            width=[0.0] * count,
+            brushes=list(SERIES_COLOURS[:count]),
+            pen=None,
+        )
+        self.getPlotItem().addItem(self.bars)
+        bar_labels(self, [label for _field, label in STEP_PARTS])
+        self.getPlotItem().setYRange(-0.6, count - 0.4, padding=0)
+        self.setToolTip(
+            "Roofline step time: each operation class takes max(FLOPs / peak tensor rate, "
+            "bytes / memory bandwidth); data loading, host-to-device copies and gradient "
+            "all-reduce count only where they are not hidden behind compute."
+        )
+        self.values_ms: dict[str, float] = {}
+
+    def set_analysis(self, analysis: Analysis) -> None:
+        result = analysis.throughput
+        widths = []
+        for field, _label in STEP_PARTS:
+            value = getattr(result.breakdown, field) * 1e3 if result is not None else 0.0
+            self.values_ms[field] = value
+            widths.append(value)
+        self.bars.setOpts(width=widths)
+        self.getPlotItem().setXRange(0, max(widths) * 1.08 or 1.0, padding=0)

@@ -1,0 +1,64 @@
+"""Per-GPU memory by what it holds, stacked, against the GPU's capacity."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from core.calc.analysis import Analysis
+from gui.charts.base import SERIES_COLOURS, BaseChart
+
+VRAM_PARTS = (
+    ("weights_gib", "weights"),
+    ("gradients_gib", "gradients"),
+    ("optimizer_gib", "optimizer"),
+    ("activations_gib", "activations"),
+    ("kv_cache_gib", "KV cache"),
+    ("framework_gib", "CUDA/framework"),
+    ("workspace_gib", "workspace"),
+)
+
+
+class VramChart(BaseChart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("VRAM per GPU vs capacity (GiB)", parent)
+        plot = self.getPlotItem()
+        legend = plot.addLegend(offset=(4, 4), colCount=4)
+        legend.setLabelTextSize("7pt")
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        for (field, label), colour in zip(VRAM_PARTS, SERIES_COLOURS, strict=False):
+            bar = pg.BarGraphItem(
+                x0=[0.0], y=[0.0], height=0.5, width=[0.0], brush=colour, pen=None
+            )
+            plot.addItem(bar)
+            legend.addItem(bar, label)
+            self.bars[field] = bar
+        self.capacity_line = pg.InfiniteLine(
+            angle=90,
+            pen=pg.mkPen(self.limit_colour, width=2, style=Qt.PenStyle.DashLine),
+            label="capacity",
+            labelOpts={"position": 0.1, "color": self.limit_colour},
+        )
+        plot.addItem(self.capacity_line)
+        plot.getAxis("left").setTicks([[(0.0, "per GPU")], []])
+        plot.setYRange(-0.5, 1.6, padding=0)
+        self.setToolTip(
+            "Per-GPU memory = weights + gradients + optimizer state + activations + KV cache "
+            "+ CUDA context/framework + workspace/fragmentation. Model states follow ZeRO "
+            "(Rajbhandari et al. 2020), activations Korthikanti et al. 2022, KV cache "
+            "2 × layers × KV heads × head dim × tokens × batch × bytes. Dashed line: capacity."
+        )
+        self.values: dict[str, float] = {}
+
+    def set_analysis(self, analysis: Analysis) -> None:
+        vram = analysis.vram
+        start = 0.0
+        for field, _label in VRAM_PARTS:
+            value = getattr(vram.breakdown, field) if vram is not None else 0.0
+            self.values[field] = value
+            self.bars[field].setOpts(x0=[start], width=[value])
+            start += value
+        capacity = vram.capacity_gib if vram is not None else 0.0
+        self.capacity_line.setValue(capacity)
+        self.getPlotItem().setXRange(0, max(start, capacity) * 1.08 or 1.0, padding=0)

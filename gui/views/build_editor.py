@@ -1,0 +1,212 @@
+"""Build editor: part pickers, GPU count, power limit, NVLink, drives, PSU sizing."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.models.build import MAX_GPUS, Build, DriveSelection
+from gui.viewmodels.analysis import AnalysisViewModel
+from gui.views.custom_part_dialog import CustomPartDialog
+from gui.views.part_picker import PartPicker
+
+
+def _spin(minimum: int, maximum: int, tip: str, suffix: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(minimum, maximum)
+    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
+    spin.setSuffix(suffix)
+    spin.setToolTip(tip)
+    return spin
+
+
+class BuildEditorPanel(QWidget):
+    def __init__(self, view_model: AnalysisViewModel) -> None:
+        super().__init__()
+        self._vm = view_model
+        self.pickers = {
+            "gpu": PartPicker("gpu"),
+            "cpu": PartPicker("cpu"),
+            "motherboard": PartPicker("motherboard"),
+            "memory": PartPicker("memory"),
+            "psu": PartPicker("psu", optional=True, none_text="none (size it for me)"),
+            "case": PartPicker("case", optional=True, none_text="no case (open frame)"),
+        }
+        self.gpu_count = _spin(1, MAX_GPUS, "Number of GPUs (1–8 in a tower, more in servers)")
+        self.power_limit = _spin(0, 1500, "Per-GPU power limit; 0 runs at board power", " W")
+        self.power_limit.setSpecialValueText("board power")
+        self.power_limit.setSingleStep(10)
+        self.nvlink = _spin(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
+        self.memory_kits = _spin(1, 16, "Memory kits of this model")
+        self.psu_count = _spin(1, 4, "Power supplies")
+        self.size_psu_button = QPushButton("Size it for me")
+        self.size_psu_button.setToolTip(
+            "Pick the smallest catalog PSU with ≥ 20 % steady headroom, the GPU spike "
+            "within its excursion limit, and the GPU power cables"
+        )
+        self.drive_list = QListWidget()
+        self.drive_list.setMaximumHeight(64)
+        self.drive_picker = PartPicker("drive")
+        self.add_drive_button = QPushButton("Add")
+        self.remove_drive_button = QPushButton("Remove")
+        self.custom_part_button = QPushButton("Custom part…")
+        self.custom_part_button.setToolTip("Define a part that is not in the catalog")
+        self.custom_dialog: CustomPartDialog | None = None
+        self._layout()
+        self._connect()
+        view_model.build_view_model.build_changed.connect(self._on_build_changed)
+        self._on_build_changed(view_model.build)
+
+    def _layout(self) -> None:
+        gpus = QFormLayout()
+        gpus.addRow("GPU", self.pickers["gpu"])
+        row = QHBoxLayout()
+        row.addWidget(self.gpu_count)
+        row.addWidget(self.power_limit, 1)
+        gpus.addRow("Count / limit", row)
+        gpus.addRow("NVLink bridges", self.nvlink)
+        host = QFormLayout()
+        host.addRow("CPU", self.pickers["cpu"])
+        host.addRow("Board", self.pickers["motherboard"])
+        memory = QHBoxLayout()
+        memory.addWidget(self.pickers["memory"], 1)
+        memory.addWidget(self.memory_kits)
+        host.addRow("Memory × kits", memory)
+        drives = QHBoxLayout()
+        drives.addWidget(self.drive_picker, 1)
+        drives.addWidget(self.add_drive_button)
+        drives.addWidget(self.remove_drive_button)
+        host.addRow("Drives", self.drive_list)
+        host.addRow("", drives)
+        psu = QHBoxLayout()
+        psu.addWidget(self.pickers["psu"], 1)
+        psu.addWidget(self.psu_count)
+        host.addRow("PSU × count", psu)
+        host.addRow("", self.size_psu_button)
+        host.addRow("Case", self.pickers["case"])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for title, form in (("GPUs", gpus), ("Platform", host)):
+            box = QGroupBox(title)
+            box.setLayout(form)
+            layout.addWidget(box)
+        layout.addWidget(self.custom_part_button)
+
+    def _connect(self) -> None:
+        for field, picker in self.pickers.items():
+            picker.part_chosen.connect(
+                lambda part_id, field=field: self._on_picker_part_chosen(field, part_id)
+            )
+        self.gpu_count.valueChanged.connect(self._on_gpu_count_value_changed)
+        self.power_limit.valueChanged.connect(self._on_power_limit_value_changed)
+        self.nvlink.valueChanged.connect(self._on_nvlink_value_changed)
+        self.memory_kits.valueChanged.connect(self._on_memory_kits_value_changed)
+        self.psu_count.valueChanged.connect(self._on_psu_count_value_changed)
+        self.size_psu_button.clicked.connect(self._on_size_psu_button_clicked)
+        self.add_drive_button.clicked.connect(self._on_add_drive_button_clicked)
+        self.remove_drive_button.clicked.connect(self._on_remove_drive_button_clicked)
+        self.custom_part_button.clicked.connect(self._on_custom_part_button_clicked)
+
+    # -- model -> widgets ----------------------------------------------------------
+
+    def _on_build_changed(self, build: Build) -> None:
+        for field, picker in self.pickers.items():
+            picker.set_parts(self._vm.parts(picker.category), getattr(build, field))
+        self.drive_picker.set_parts(self._vm.parts("drive"), build.drives[0].drive)
+        values = (
+            (self.gpu_count, build.gpu_count),
+            (self.power_limit, round(build.gpu_power_limit_w or 0)),
+            (self.nvlink, build.nvlink_bridges),
+            (self.memory_kits, build.memory_kits),
+            (self.psu_count, build.psu_count),
+        )
+        for spin, value in values:
+            blocked = spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(blocked)
+        bridges = build.gpu.nvlink_topology == "bridge_pair"
+        self.nvlink.setEnabled(bridges and build.gpu_count >= 2)
+        self.nvlink.setToolTip(
+            "NVLink bridges join pairs of cards"
+            if bridges
+            else f"{build.gpu.name} takes no NVLink bridge"
+        )
+        self.drive_list.clear()
+        for selection in build.drives:
+            self.drive_list.addItem(f"{selection.count} × {selection.drive.name}")
+        self.remove_drive_button.setEnabled(len(build.drives) > 1)
+
+    def _refresh(self) -> None:
+        """Put the model's values back after a refused edit."""
+        self._on_build_changed(self._vm.build)
+
+    # -- widgets -> intents -----------------------------------------------------------
+
+    def _edited(self, error: str | None) -> None:
+        if error is not None:
+            self._refresh()
+
+    def _on_picker_part_chosen(self, field: str, part_id: str | None) -> None:
+        self._edited(self._vm.set_part(field, part_id))
+
+    def _on_gpu_count_value_changed(self, value: int) -> None:
+        bridges = min(self._vm.build.nvlink_bridges, value // 2)
+        self._edited(
+            self._vm.edit_build(
+                f"Set GPU count to {value}",
+                {"gpu_count": value, "nvlink_bridges": bridges},
+                "build.gpu_count",
+            )
+        )
+
+    def _on_power_limit_value_changed(self, value: int) -> None:
+        self._edited(self._vm.set_value("gpu_power_limit_w", float(value) if value else None))
+
+    def _on_nvlink_value_changed(self, value: int) -> None:
+        self._edited(self._vm.set_value("nvlink_bridges", value))
+
+    def _on_memory_kits_value_changed(self, value: int) -> None:
+        self._edited(self._vm.set_value("memory_kits", value))
+
+    def _on_psu_count_value_changed(self, value: int) -> None:
+        self._edited(self._vm.set_value("psu_count", value))
+
+    def _on_size_psu_button_clicked(self) -> None:
+        self._vm.size_psu()
+
+    def _on_add_drive_button_clicked(self) -> None:
+        part_id = self.drive_picker.current_id()
+        if part_id is None:
+            return
+        drive = self._vm.part(part_id, "drive")
+        drives = list(self._vm.build.drives)
+        for i, selection in enumerate(drives):
+            if selection.drive.id == drive.id:
+                drives[i] = DriveSelection(drive=selection.drive, count=selection.count + 1)
+                break
+        else:
+            drives.append(DriveSelection.model_validate({"drive": drive}))
+        self._edited(self._vm.set_drives(tuple(drives), f"Add drive {drive.name}"))
+
+    def _on_remove_drive_button_clicked(self) -> None:
+        row = self.drive_list.currentRow()
+        drives = list(self._vm.build.drives)
+        if not drives or len(drives) < 2:
+            return
+        removed = drives.pop(row if 0 <= row < len(drives) else len(drives) - 1)
+        self._edited(self._vm.set_drives(tuple(drives), f"Remove drive {removed.drive.name}"))
+
+    def _on_custom_part_button_clicked(self) -> None:
+        self.custom_dialog = CustomPartDialog(self._vm.parts, self)
+        if self.custom_dialog.exec() == QDialog.DialogCode.Accepted and self.custom_dialog.part:
+            self._vm.add_custom_part(self.custom_dialog.part)
+            self._refresh()

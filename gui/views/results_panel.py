@@ -1,0 +1,116 @@
+"""Results: summary cards on top; checks, breakdowns, parts and cost in tabs below."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QPlainTextEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.calc.analysis import Analysis
+from core.models.cost import CostReport
+from core.text.cost import cost_lines
+from core.text.summary import summary_figures
+from core.text.throughput import result_lines
+from gui.charts.step_time import STEP_PARTS
+from gui.charts.vram import VRAM_PARTS
+from gui.viewmodels.analysis import AnalysisViewModel
+from gui.viewmodels.settings import AppSettings, SettingsViewModel
+from gui.views.checks_panel import ChecksPanel
+from gui.views.parts_panel import PartsPanel
+from gui.views.summary_cards import SummaryCardsPanel
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(columns)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(text))
+
+
+class ResultsPanel(QWidget):
+    def __init__(self, view_model: AnalysisViewModel, settings: SettingsViewModel) -> None:
+        super().__init__()
+        self._vm = view_model
+        self._settings = settings
+        self.cards = SummaryCardsPanel()
+        self.checks = ChecksPanel()
+        self.step_table = _table(("Step time", "ms", "share"))
+        self.vram_table = _table(("VRAM per GPU", "GiB", "share"))
+        self.details = QPlainTextEdit()
+        self.details.setReadOnly(True)
+        breakdowns = QWidget()
+        inner = QVBoxLayout(breakdowns)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.step_table)
+        inner.addWidget(self.vram_table)
+        self.parts_panel = PartsPanel(view_model.build_view_model)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.checks, "Checks")
+        self.tabs.addTab(breakdowns, "Breakdowns")
+        self.tabs.addTab(self.parts_panel, "Parts")
+        self.tabs.addTab(self.details, "Cost && details")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.cards)
+        layout.addWidget(self.tabs, 1)
+        self.checks.fix_requested.connect(self._on_checks_fix_requested)
+        view_model.analysis_changed.connect(self._on_view_model_analysis_changed)
+        settings.settings_changed.connect(self._on_settings_changed)
+        self._on_view_model_analysis_changed(view_model.analysis)
+
+    def _on_settings_changed(self, settings: AppSettings) -> None:
+        self.checks.set_theme(settings.theme)
+        self._on_view_model_analysis_changed(self._vm.analysis)
+
+    def _on_view_model_analysis_changed(self, analysis: Analysis) -> None:
+        settings = self._settings.settings
+        self.cards.show_figures(
+            summary_figures(analysis, self._vm.power, self._vm.cost_report, settings.money)
+        )
+        applicable = tuple(self._vm.can_apply(c) for c in analysis.checks)
+        self.checks.set_checks(analysis.checks, applicable)
+        self._show_breakdowns(analysis)
+        self._show_details(analysis, self._vm.cost_report)
+
+    def _show_breakdowns(self, analysis: Analysis) -> None:
+        t = analysis.throughput
+        rows: list[tuple[str, ...]] = []
+        if t is not None:
+            step = t.breakdown.step_s
+            for field, label in STEP_PARTS:
+                value = getattr(t.breakdown, field)
+                rows.append((label, f"{value * 1e3:.2f}", f"{value / step:.0%}"))
+            rows.append(("step", f"{step * 1e3:.2f}", "100%"))
+        _fill(self.step_table, rows)
+        rows = []
+        v = analysis.vram
+        if v is not None:
+            for field, label in VRAM_PARTS:
+                value = getattr(v.breakdown, field)
+                rows.append((label, f"{value:.2f}", f"{value / v.total_gib:.0%}"))
+            rows.append(("total", f"{v.total_gib:.2f}", f"of {v.capacity_gib:.1f} GiB"))
+        _fill(self.vram_table, rows)
+
+    def _show_details(self, analysis: Analysis, report: CostReport) -> None:
+        lines = cost_lines(report)
+        if analysis.throughput is not None:
+            lines += ["", *result_lines(analysis.throughput)]
+        self.details.setPlainText("\n".join(lines))
+
+    def _on_checks_fix_requested(self, check: object) -> None:
+        self._vm.apply_fix(check)  # type: ignore[arg-type]

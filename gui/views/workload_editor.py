@@ -1,0 +1,284 @@
+"""Workload editor: preset search, custom models, and how the workload runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import RigForgeError
+from core.models.workload import Workload
+from core.workloads import load_hf_config, load_presets
+from core.workloads.hf_config import architecture_from_hf_config
+from gui.viewmodels.analysis import AnalysisViewModel
+
+TASKS = ("training", "lora", "qlora", "inference")
+PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
+OPTIMIZERS = ("sgd", "adam", "adamw", "adafactor", "adam8bit")
+CHECKPOINTING = ("none", "selective", "full")
+PARALLELISM = ("data", "zero1", "zero2", "zero3", "fsdp", "independent")
+TARGETS = ("none", "epochs", "tokens")
+CUSTOM = "__custom__"
+
+
+def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
+    combo = QComboBox()
+    combo.addItems(items)
+    combo.setToolTip(tip)
+    return combo
+
+
+def _spin(minimum: int, maximum: int, tip: str, special: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(minimum, maximum)
+    spin.setKeyboardTracking(False)
+    spin.setToolTip(tip)
+    if special:
+        spin.setSpecialValueText(special)
+    return spin
+
+
+class WorkloadEditorPanel(QWidget):
+    def __init__(self, view_model: AnalysisViewModel) -> None:
+        super().__init__()
+        self._vm = view_model
+        self.preset = QComboBox()
+        self.preset.setObjectName("presetPicker")
+        self.preset.setEditable(True)
+        self.preset.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for preset in load_presets():
+            self.preset.addItem(preset.name, preset.id)
+            self.preset.setItemData(
+                self.preset.count() - 1, preset.notes or preset.name, Qt.ItemDataRole.ToolTipRole
+            )
+        self.preset.addItem("Custom model", CUSTOM)
+        completer = QCompleter(self.preset.model(), self.preset)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.preset.setCompleter(completer)
+        self.import_button = QPushButton("Import HF config.json…")
+        self.import_button.setToolTip(
+            "Read a Hugging Face config.json (Llama, Mistral, Mixtral, GPT-2, BERT) offline"
+        )
+        self.custom_layers = _spin(1, 256, "Transformer layers (decoder, Llama-style)")
+        self.custom_hidden = _spin(64, 65536, "Hidden size")
+        self.custom_hidden.setSingleStep(256)
+        self.custom_heads = _spin(1, 512, "Attention heads")
+        self.custom_vocab = _spin(256, 1_000_000, "Vocabulary size")
+        self.custom_apply = QPushButton("Use these sizes")
+        self.task = _combo(TASKS, "Full training, LoRA/QLoRA fine-tuning, or inference")
+        self.precision = _combo(PRECISIONS, "Compute precision (fp16/bf16 = mixed precision)")
+        self.batch = _spin(1, 65536, "Per-GPU micro-batch size")
+        self.seq_len = _spin(0, 1_048_576, "Tokens per sequence (0 = model default)", "default")
+        self.optimizer = _combo(OPTIMIZERS, "Optimizer (sets optimizer-state bytes per parameter)")
+        self.checkpointing = _combo(CHECKPOINTING, "Activation (gradient) checkpointing")
+        self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
+        self.tp_degree = _spin(1, 64, "Tensor-parallel degree")
+        self.offload = QCheckBox("CPU offload")
+        self.dataset = _spin(0, 2_000_000_000, "Samples in the dataset (0 = unknown)", "unknown")
+        self.bytes_per_sample = QDoubleSpinBox()
+        self.bytes_per_sample.setRange(0, 1e9)
+        self.bytes_per_sample.setDecimals(0)
+        self.bytes_per_sample.setSpecialValueText("model default")
+        self.bytes_per_sample.setSuffix(" B/sample")
+        self.bytes_per_sample.setKeyboardTracking(False)
+        self.target_kind = _combo(TARGETS, "Training target: epochs over the dataset, or tokens")
+        self.target_value = QDoubleSpinBox()
+        self.target_value.setRange(0, 1e15)
+        self.target_value.setDecimals(1)
+        self.target_value.setKeyboardTracking(False)
+        self._layout()
+        self._connect()
+        view_model.workload_changed.connect(self._on_view_model_workload_changed)
+        self._on_view_model_workload_changed(view_model.workload)
+
+    def _layout(self) -> None:
+        model = QFormLayout()
+        model.addRow("Model", self.preset)
+        model.addRow("", self.import_button)
+        sizes = QHBoxLayout()
+        for widget in (self.custom_layers, self.custom_hidden, self.custom_heads):
+            sizes.addWidget(widget)
+        model.addRow("Layers/hidden/heads", sizes)
+        vocab = QHBoxLayout()
+        vocab.addWidget(self.custom_vocab)
+        vocab.addWidget(self.custom_apply)
+        model.addRow("Vocabulary", vocab)
+        run = QFormLayout()
+        pair = QHBoxLayout()
+        pair.addWidget(self.task)
+        pair.addWidget(self.precision)
+        run.addRow("Task / precision", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.batch)
+        pair.addWidget(self.seq_len)
+        run.addRow("Batch / seq len", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.optimizer)
+        pair.addWidget(self.checkpointing)
+        run.addRow("Optimizer / ckpt", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.parallelism)
+        pair.addWidget(self.tp_degree)
+        pair.addWidget(self.offload)
+        run.addRow("Parallelism / TP", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.dataset)
+        pair.addWidget(self.bytes_per_sample)
+        run.addRow("Dataset", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.target_kind)
+        pair.addWidget(self.target_value, 1)
+        run.addRow("Target", pair)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for title, form in (("Model", model), ("How it runs", run)):
+            box = QGroupBox(title)
+            box.setLayout(form)
+            layout.addWidget(box)
+
+    def _connect(self) -> None:
+        self.preset.activated.connect(self._on_preset_activated)
+        self.import_button.clicked.connect(self._on_import_button_clicked)
+        self.custom_apply.clicked.connect(self._on_custom_apply_clicked)
+        combos = {
+            self.task: "task",
+            self.precision: "precision",
+            self.optimizer: "optimizer",
+            self.checkpointing: "checkpointing",
+            self.parallelism: "parallelism",
+        }
+        for combo, field in combos.items():
+            combo.activated.connect(
+                lambda _i, combo=combo, field=field: self._edit(field, combo.currentText())
+            )
+        self.batch.valueChanged.connect(lambda v: self._edit("batch_size", v))
+        self.seq_len.valueChanged.connect(lambda v: self._edit("seq_len", v or None))
+        self.tp_degree.valueChanged.connect(lambda v: self._edit("tp_degree", v))
+        self.offload.toggled.connect(lambda on: self._edit("cpu_offload", on))
+        self.dataset.valueChanged.connect(lambda v: self._edit("dataset_samples", v or None))
+        self.bytes_per_sample.valueChanged.connect(
+            lambda v: self._edit("bytes_per_sample", v or None)
+        )
+        self.target_kind.activated.connect(self._on_target_changed)
+        self.target_value.valueChanged.connect(self._on_target_changed)
+
+    # -- model -> widgets -------------------------------------------------------------
+
+    def _on_view_model_workload_changed(self, w: Workload) -> None:
+        arch = w.architecture
+        target_kind = "none"
+        target_value = 0.0
+        if w.target is not None:
+            target_kind = "epochs" if w.target.epochs is not None else "tokens"
+            target_value = w.target.epochs or w.target.tokens or 0.0
+        widgets: list[tuple[Any, Any]] = [
+            (self.task, w.task),
+            (self.precision, w.precision),
+            (self.optimizer, w.optimizer),
+            (self.checkpointing, w.checkpointing),
+            (self.parallelism, w.parallelism),
+            (self.target_kind, target_kind),
+            (self.batch, w.batch_size),
+            (self.seq_len, w.seq_len or 0),
+            (self.tp_degree, w.tp_degree),
+            (self.offload, w.cpu_offload),
+            (self.dataset, w.dataset_samples or 0),
+            (self.bytes_per_sample, w.bytes_per_sample or 0.0),
+            (self.target_value, target_value),
+            (self.custom_layers, arch.layers or 1),
+            (self.custom_hidden, arch.hidden_size or 64),
+            (self.custom_heads, arch.heads or 1),
+            (self.custom_vocab, arch.vocab_size or 256),
+            (self.preset, None),
+        ]
+        for widget, value in widgets:
+            blocked = widget.blockSignals(True)
+            if widget is self.preset:
+                index = self.preset.findData(w.preset_id or CUSTOM)
+                self.preset.setCurrentIndex(index)
+                if w.preset_id is None:
+                    self.preset.setItemText(index, f"Custom: {w.name}")
+            elif isinstance(widget, QComboBox):
+                widget.setCurrentText(value)
+            elif isinstance(widget, QCheckBox):
+                widget.setChecked(value)
+            else:
+                widget.setValue(value)
+            widget.blockSignals(blocked)
+        self.seq_len.setEnabled(arch.input_kind != "image")
+        self.target_value.setEnabled(target_kind != "none")
+
+    # -- widgets -> intents ---------------------------------------------------------------
+
+    def _edit(self, field: str, value: Any) -> None:
+        error = self._vm.edit_workload(
+            f"Set {field.replace('_', ' ')} to {value}", {field: value}, f"workload.{field}"
+        )
+        if error is not None:
+            self._on_view_model_workload_changed(self._vm.workload)
+
+    def _on_preset_activated(self, index: int) -> None:
+        data = self.preset.itemData(index)
+        if data == CUSTOM:
+            self._on_custom_apply_clicked()
+        elif data is not None:
+            self._vm.set_preset(str(data))
+
+    def _on_target_changed(self, *_args: object) -> None:
+        kind = self.target_kind.currentText()
+        value = self.target_value.value()
+        if kind != "none" and value <= 0:
+            value = 1.0 if kind == "epochs" else 1e9
+        target = None if kind == "none" else {kind: value}
+        self._edit("target", target)
+
+    def _on_custom_apply_clicked(self) -> None:
+        hidden, heads = self.custom_hidden.value(), self.custom_heads.value()
+        config = {
+            "model_type": "llama",
+            "num_hidden_layers": self.custom_layers.value(),
+            "hidden_size": hidden,
+            "num_attention_heads": heads,
+            "num_key_value_heads": heads,
+            "intermediate_size": int(hidden * 8 / 3 // 256 + 1) * 256,
+            "vocab_size": self.custom_vocab.value(),
+            "max_position_embeddings": 4096,
+        }
+        try:
+            arch = architecture_from_hf_config(config)
+        except (RigForgeError, ValueError) as error:
+            self._vm.edit_rejected.emit(f"custom model: {error}")
+            return
+        name = f"Custom decoder {arch.params_total / 1e9:.2f}B"
+        if self._vm.set_architecture(name, arch) is not None:
+            self._on_view_model_workload_changed(self._vm.workload)
+
+    def _on_import_button_clicked(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, "Import Hugging Face config.json", "", "JSON (*.json)"
+        )
+        if path:
+            self.import_config(path)
+
+    def import_config(self, path: str) -> str | None:
+        try:
+            arch = load_hf_config(path)
+        except (RigForgeError, OSError, ValueError) as error:
+            self._vm.edit_rejected.emit(f"{path}: {error}")
+            return str(error)
+        return self._vm.set_architecture(f"{arch.kind} from config.json", arch)

@@ -1,0 +1,5 @@
+"""PyInstaller entry script: the same as the ``rigforge`` console script."""
+
+from gui.main import main
+
+raise SystemExit(main())
