@@ -54,7 +54,7 @@ def test_changing_gpu_count_updates_scaling_chart(window: MainWindow) -> None:
     window.build_editor.gpu_count.setValue(4)
     xs, ys = chart.model_curve.getData()
     assert list(xs) == [1.0, 2.0, 3.0, 4.0]
-    ideal_x, ideal_y = chart.ideal_curve.getData()
+    _ideal_x, ideal_y = chart.ideal_curve.getData()
     assert ideal_y[3] == pytest.approx(4 * ideal_y[0])
     assert ys[3] <= ideal_y[3]
     current_x, _ = chart.current.getData()
