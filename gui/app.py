@@ -21,26 +21,6 @@ from gui.views import dialogs
 from gui.views.main_window import MainWindow
 
 
-def pin_singletons() -> None:
-    """Work around a reference-count bug measured in the pinned PySide6 6.12.0 wheel.
-
-    Every PySide call that returns ``None`` (``setText``, ``processEvents``, ...)
-    drops one reference to ``None``, and emitting a signal drops one to
-    ``True``/``False``; on Python 3.11, where these are not yet immortal, the
-    process aborts ("none_dealloc") after some tens of thousands of calls. Adding
-    2**40 references makes them effectively immortal, as Python 3.12 does (PEP 683).
-    """
-    if sys.version_info >= (3, 12):
-        return
-    import ctypes
-
-    for singleton in (None, True, False):
-        ctypes.c_ssize_t.from_address(id(singleton)).value += 1 << 40
-
-
-pin_singletons()
-
-
 def create_main_window(
     *,
     store: QSettings | None = None,

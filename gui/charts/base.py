@@ -27,7 +27,7 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent=parent)
         self._title = title
-        self.setMinimumSize(280, 180)
+        self.setMinimumSize(200, 160)
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()

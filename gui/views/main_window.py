@@ -44,6 +44,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.analysis_view_model = analysis
+        analysis.setParent(self)  # its undo stack must not outlive the window's slots
         self.settings_view_model = settings
         self.view_model = analysis.build_view_model
         self.document = document
@@ -64,15 +65,14 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea()
         scroll.setWidget(editors)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(400)
+        scroll.setMinimumWidth(360)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.results)
         self.splitter.addWidget(self.charts)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([430, 640, 530])
+        self.splitter.setSizes([440, 620, 540])
         self.setCentralWidget(self.splitter)
         self.file_actions = FileActions(self, self.document)
         self._make_menus()
@@ -145,8 +145,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Not changed: {message}", 8000)
 
     def _on_undo_stack_index_changed(self, _index: int) -> None:
-        stack = self.analysis_view_model.undo_stack
-        text = stack.text(stack.index() - 1) if stack.index() > 0 else ""
+        text = self.undo_action.text() if self.undo_action.isEnabled() else ""
         verdict = self.analysis_view_model.analysis.verdict.upper()
         self.statusBar().showMessage(f"{text} — overall {verdict}" if text else verdict, 5000)
 

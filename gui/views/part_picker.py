@@ -58,7 +58,7 @@ class PartPicker(QWidget):
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.combo.setMinimumContentsLength(18)
+        self.combo.setMinimumContentsLength(12)
         completer = QCompleter(self.combo.model(), self.combo)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)

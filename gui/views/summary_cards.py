@@ -29,6 +29,7 @@ class SummaryCard(QFrame):
         self.why = QLabel("<a href='why'>why?</a>")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         for label in (self.value, self.detail):
+            label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)

@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, QStandardPaths, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytest_httpserver import HTTPServer
@@ -60,8 +60,8 @@ def drop(win: MainWindow, path: Path) -> bool:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     action = Qt.DropAction.CopyAction
-    enter = QDragEnterEvent(
-        QPointF(50, 50), action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(  # Qt 6.11 takes an integer QPoint here, a QPointF for the drop
+        QPoint(50, 50), action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     QApplication.sendEvent(win, enter)
     if not enter.isAccepted():
@@ -94,7 +94,7 @@ def test_drop_of_text_is_refused(window: MainWindow) -> None:
     mime = QMimeData()
     mime.setText("not a file")
     enter = QDragEnterEvent(
-        QPointF(5, 5),
+        QPoint(5, 5),
         Qt.DropAction.CopyAction,
         mime,
         Qt.MouseButton.LeftButton,

@@ -6,16 +6,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, Qt
+from PySide6.QtCore import QSettings, QStandardPaths
 from pytestqt.qtbot import QtBot
 
 from gui.app import create_main_window
+from gui.views import dialogs
 from gui.views.main_window import MainWindow
 
 
 @pytest.fixture
 def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MainWindow]:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda *_args: "discard")
     QStandardPaths.setTestModeEnabled(True)
     store = QSettings(str(tmp_path / "rigforge.ini"), QSettings.Format.IniFormat)
     win = create_main_window(
@@ -61,9 +63,7 @@ def test_changing_gpu_count_updates_scaling_chart(window: MainWindow) -> None:
     assert list(current_x) == [4.0]
 
 
-def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(
-    window: MainWindow, qtbot: QtBot
-) -> None:
+def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWindow) -> None:
     editor = window.workload_editor
     editor.batch.setValue(4096)
     vm = window.analysis_view_model
@@ -76,7 +76,7 @@ def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(
     assert "GiB" in table.item(0, 3).text()  # the fix names its result
     button = window.results.checks.apply_button("vram.fit")
     assert button is not None
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    button.click()
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
     assert vram.severity == "pass"
     assert card(window, "vram") == "Yes"

@@ -1,0 +1,61 @@
+"""Edit-to-repaint latency of the main window (offscreen): prints figures, asserts nothing.
+
+Each sample makes one edit through the view-model (as the editors do), then
+forces a synchronous repaint of the whole window (``QWidget.repaint``) and
+processes pending events. Run: ``QT_QPA_PLATFORM=offscreen python -m benchmarks.bench_gui``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from gui.app import create_main_window
+
+SAMPLES = 60
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as tmp:
+        store = QSettings(str(Path(tmp) / "b.ini"), QSettings.Format.IniFormat)
+        window = create_main_window(
+            store=store, autosave_dir=Path(tmp) / "a", settings_path=Path(tmp) / "s.json"
+        )
+        window.resize(1600, 1000)
+        window.show()
+        app.processEvents()
+        vm = window.analysis_view_model
+        gpus = [p.id for p in vm.catalog.parts("gpu")][:6]
+        edits = {
+            "GPU count": lambda i: window.build_editor.gpu_count.setValue(1 + i % 4),
+            "GPU model": lambda i: window.build_editor.pickers["gpu"].choose(gpus[i % len(gpus)]),
+            "batch size": lambda i: window.workload_editor.batch.setValue(64 + 32 * (i % 4)),
+            "undo": lambda _i: vm.undo_stack.undo(),
+        }
+        print(f"{'edit':<12}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}")
+        for name, edit in edits.items():
+            times = []
+            for i in range(SAMPLES):
+                start = time.perf_counter()
+                edit(i)
+                window.repaint()
+                app.processEvents()
+                times.append((time.perf_counter() - start) * 1e3)
+            times.sort()
+            p95 = times[int(0.95 * (len(times) - 1))]
+            print(f"{name:<12}{statistics.median(times):>10.1f}{p95:>9.1f}{times[-1]:>9.1f}")
+        window.document.set_dirty(False)
+        window.close()
+
+
+if __name__ == "__main__":
+    main()
