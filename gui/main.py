@@ -15,10 +15,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from core.cli import command_names
 
-    if args and (args[0] in command_names() or args[0] in ("-h", "--help", "--version")):
+    qt_commands = {"export": "gui.cli_export"}  # commands that need Qt (PDF)
+    if args and (
+        args[0] in command_names()
+        or args[0] in qt_commands
+        or args[0] in ("-h", "--help", "--version")
+    ):
+        import importlib
+
         from core.cli import main as cli_main
 
-        return cli_main(args)
+        extra = [importlib.import_module(name) for name in qt_commands.values()]
+        return cli_main(args, extra_modules=extra)
     parser = argparse.ArgumentParser(prog="rigforge", add_help=False)
     parser.add_argument("file", nargs="?")
     parser.add_argument("--selftest", action="store_true")

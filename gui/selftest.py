@@ -129,11 +129,29 @@ def check_main_window(context: SelftestContext) -> str:
     return f"{image.width()}x{image.height()} px, title '{window.windowTitle()}'"
 
 
+def check_export_pdf(context: SelftestContext) -> str:
+    """Export the default build's sheet to ``workdir`` and read it back as a PDF."""
+    _require(context.analysis, "analysis")
+    _require(context.catalog, "catalog")
+    assert context.analysis is not None and context.catalog is not None
+    from gui.pdf import export_sheet, sheet_from_builds
+
+    a = context.analysis
+    sheet = sheet_from_builds((a.build,), a.workload, a.settings, context.catalog)
+    path = context.workdir / "selftest-sheet.pdf"
+    export_sheet(path, sheet)
+    data = path.read_bytes()
+    if not data.startswith(b"%PDF-") or b"%%EOF" not in data[-1024:]:
+        raise SelftestError(f"{path.name} is not a complete PDF")
+    return f"{len(data) / 1024:.0f} KiB"
+
+
 SELFTEST_STEPS: tuple[SelftestStep, ...] = (
     SelftestStep("load_catalog", check_catalog),
     SelftestStep("load_presets", check_presets),
     SelftestStep("analyse_default_build", check_default_build),
     SelftestStep("render_main_window", check_main_window),
+    SelftestStep("export_pdf", check_export_pdf),
 )
 """Run in this order; a step may use what earlier ones put in the context."""
 

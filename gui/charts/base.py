@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 SERIES_COLOURS = (
     "#4e79a7",
@@ -27,11 +30,19 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent=parent)
         self._title = title
+        self.legend: pg.LegendItem | None = None
         self.setMinimumSize(200, 160)
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
         self.getPlotItem().showGrid(x=True, y=False, alpha=0.25)
+        self.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the last tick label
+        # Axes, title and legend are text-heavy and change far less often than the
+        # data: cache them as pixmaps so a repaint blits them instead of re-laying out
+        # every tick label (most of a chart's paint time before).
+        plot = self.getPlotItem()
+        for item in (plot.getAxis("left"), plot.getAxis("bottom"), plot.titleLabel):
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.theme = "light"
         self.set_theme("light")
 
@@ -40,15 +51,48 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
         self.theme = theme
         self.setBackground(colours["background"])
         plot = self.getPlotItem()
-        plot.setTitle(self._title, color=colours["foreground"], size="10pt")
+        plot.setTitle(self._title, color=colours["foreground"], size="9pt")
         for name in ("left", "bottom"):
             axis = plot.getAxis(name)
             axis.setPen(colours["foreground"])
             axis.setTextPen(colours["foreground"])
+            axis.setStyle(tickFont=self._tick_font())
+            axis.label.setDefaultTextColor(pg.mkColor(colours["foreground"]))
+        if self.legend is not None:
+            self.legend.setLabelTextColor(colours["foreground"])
+
+    def _tick_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(8.0)
+        return font
+
+    def add_legend_below(self, columns: int) -> pg.LegendItem:
+        """A legend under the x axis, outside the data area, so it never covers a bar."""
+        legend = pg.LegendItem(colCount=columns, horSpacing=10, verSpacing=-6)
+        legend.setLabelTextSize("8pt")
+        self.getPlotItem().layout.addItem(legend, 4, 1)
+        legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.legend = legend
+        return legend
 
     @property
     def limit_colour(self) -> str:
         return THEMES.get(self.theme, THEMES["light"])["limit"]
+
+
+def nice_ceiling(value: float) -> float:
+    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k not below ``value``.
+
+    Axis ranges snap to these so a small change in the data keeps the axis (and its
+    cached tick labels) as they are; only the bars move.
+    """
+    if value <= 0:
+        return 1.0
+    scale = 10.0 ** math.floor(math.log10(value))
+    for step in (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
+        if value <= step * scale * (1 + 1e-9):
+            return step * scale
+    return 10.0 * scale
 
 
 def bar_labels(chart: BaseChart, labels: list[str]) -> None:

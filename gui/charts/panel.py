@@ -1,8 +1,8 @@
-"""The four charts of one analysis in a 2×2 grid, kept in step with a view-model."""
+"""The four charts of one analysis stacked in a column (wide enough for their legends)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from core.calc.analysis import Analysis
 from core.models.power import PowerBudget
@@ -19,13 +19,17 @@ class ChartsPanel(QWidget):
         self.vram = VramChart()
         self.power = PowerChart()
         self.step_time = StepTimeChart()
-        layout = QGridLayout(self)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        layout.addWidget(self.scaling, 0, 0)
-        layout.addWidget(self.step_time, 0, 1)
-        layout.addWidget(self.vram, 1, 0)
-        layout.addWidget(self.power, 1, 1)
+        # stretch by content: eight step-time rows, three power rows, one VRAM bar
+        for chart, stretch in (
+            (self.scaling, 3),
+            (self.step_time, 3),
+            (self.vram, 2),
+            (self.power, 3),
+        ):
+            layout.addWidget(chart, stretch)
 
     def show_analysis(self, analysis: Analysis, power: PowerBudget) -> None:
         self.scaling.set_analysis(analysis)

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from core.models.power import PowerBudget
-from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
 
 COMPONENTS = ("gpu", "cpu", "memory", "drives", "motherboard", "fans")
 ROWS = ("steady DC", "GPU spikes", "at the wall")
@@ -17,8 +17,7 @@ class PowerChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Power (W) vs PSU and circuit limits", parent)
         plot = self.getPlotItem()
-        legend = plot.addLegend(offset=(4, 4), colCount=3)
-        legend.setLabelTextSize("7pt")
+        legend = self.add_legend_below(3)
         self.bars: dict[str, pg.BarGraphItem] = {}
         for name, colour in zip(COMPONENTS, SERIES_COLOURS, strict=False):
             bar = pg.BarGraphItem(
@@ -39,7 +38,7 @@ class PowerChart(BaseChart):
         self.excursion_line = self._limit("PSU spike limit", 0.6, Qt.PenStyle.DotLine)
         self.circuit_line = self._limit("circuit", 0.35, Qt.PenStyle.DashDotLine)
         bar_labels(self, list(ROWS))
-        plot.setYRange(-0.5, 3.3, padding=0)
+        plot.setYRange(-0.5, 2.9, padding=0)
         self.setToolTip(
             "Steady DC draw per component (GPUs at their power limit or board power, CPU at "
             "its sustained power, DIMMs, drives, board and fans as stated assumptions); "
@@ -80,4 +79,4 @@ class PowerChart(BaseChart):
                 limits.append(limit)
         self.circuit_line.setValue(budget.circuit_continuous_w)
         self.values.update(peak=budget.peak_dc_w, wall=budget.wall_w or 0.0)
-        self.getPlotItem().setXRange(0, max(limits) * 1.05, padding=0)
+        self.getPlotItem().setXRange(0, nice_ceiling(max(limits) * 1.05), padding=0)

@@ -7,15 +7,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from core.calc.analysis import Analysis
-from gui.charts.base import SERIES_COLOURS, BaseChart
+from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
 
 
 class ScalingChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Scaling: throughput vs GPU count", parent)
+        super().__init__("Throughput vs GPU count", parent)
         plot = self.getPlotItem()
-        plot.addLegend(offset=(8, 8))
+        legend = self.add_legend_below(3)
         plot.setLabel("bottom", "GPUs")
+        self.unit = ""
         self.ideal_curve = plot.plot(
             [],
             [],
@@ -33,6 +34,12 @@ class ScalingChart(BaseChart):
         )
         self.current = pg.ScatterPlotItem(size=12, brush=SERIES_COLOURS[1], pen=None)
         plot.addItem(self.current)
+        for item, name in (
+            (self.ideal_curve, "ideal (linear)"),
+            (self.model_curve, "estimated"),
+            (self.current, "this build"),
+        ):
+            legend.addItem(item, name)
         self.setToolTip(
             "Total throughput estimated for 1..N GPUs of this build (roofline step time per "
             "GPU plus the exposed gradient all-reduce on the GPU link), against the ideal "
@@ -54,5 +61,9 @@ class ScalingChart(BaseChart):
         self.ideal_curve.setData(xs, [one * x for x in xs])
         here = [p for p in points if p.gpus == result.gpus]
         self.current.setData([float(p.gpus) for p in here], [p.total_throughput for p in here])
-        self.getPlotItem().setLabel("left", result.unit)
-        self.getPlotItem().setXRange(0.8, max(xs) + 0.2, padding=0)
+        if result.unit != self.unit:
+            self.unit = result.unit
+            self.getPlotItem().setLabel("left", result.unit)
+        plot = self.getPlotItem()
+        plot.setXRange(0.8, max(xs) + 0.2, padding=0)
+        plot.setYRange(0, nice_ceiling(max(one * x for x in xs) * 1.05), padding=0)

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 from core.calc.analysis import Analysis
-from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
 
 STEP_PARTS = (
     ("matmul_s", "matmul/conv"),
@@ -50,4 +50,4 @@ class StepTimeChart(BaseChart):
             self.values_ms[field] = value
             widths.append(value)
         self.bars.setOpts(width=widths)
-        self.getPlotItem().setXRange(0, max(widths) * 1.08 or 1.0, padding=0)
+        self.getPlotItem().setXRange(0, nice_ceiling(max(widths) * 1.05), padding=0)

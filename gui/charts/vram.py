@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from core.calc.analysis import Analysis
-from gui.charts.base import SERIES_COLOURS, BaseChart
+from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
 
 VRAM_PARTS = (
     ("weights_gib", "weights"),
@@ -24,12 +24,11 @@ class VramChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("VRAM per GPU vs capacity (GiB)", parent)
         plot = self.getPlotItem()
-        legend = plot.addLegend(offset=(4, 4), colCount=4)
-        legend.setLabelTextSize("7pt")
+        legend = self.add_legend_below(4)
         self.bars: dict[str, pg.BarGraphItem] = {}
         for (field, label), colour in zip(VRAM_PARTS, SERIES_COLOURS, strict=False):
             bar = pg.BarGraphItem(
-                x0=[0.0], y=[0.0], height=0.5, width=[0.0], brush=colour, pen=None
+                x0=[0.0], y=[0.0], height=0.6, width=[0.0], brush=colour, pen=None
             )
             plot.addItem(bar)
             legend.addItem(bar, label)
@@ -38,11 +37,11 @@ class VramChart(BaseChart):
             angle=90,
             pen=pg.mkPen(self.limit_colour, width=2, style=Qt.PenStyle.DashLine),
             label="capacity",
-            labelOpts={"position": 0.1, "color": self.limit_colour},
+            labelOpts={"position": 0.9, "color": self.limit_colour},
         )
         plot.addItem(self.capacity_line)
         plot.getAxis("left").setTicks([[(0.0, "per GPU")], []])
-        plot.setYRange(-0.5, 1.6, padding=0)
+        plot.setYRange(-0.6, 0.9, padding=0)
         self.setToolTip(
             "Per-GPU memory = weights + gradients + optimizer state + activations + KV cache "
             "+ CUDA context/framework + workspace/fragmentation. Model states follow ZeRO "
@@ -61,4 +60,4 @@ class VramChart(BaseChart):
             start += value
         capacity = vram.capacity_gib if vram is not None else 0.0
         self.capacity_line.setValue(capacity)
-        self.getPlotItem().setXRange(0, max(start, capacity) * 1.08 or 1.0, padding=0)
+        self.getPlotItem().setXRange(0, nice_ceiling(max(start, capacity) * 1.05), padding=0)

@@ -31,6 +31,8 @@ class DocumentViewModel(QObject):
     document_opened = Signal(object)
     """Emitted with the ``OpenedFile`` after a file or download replaced the document."""
     recent_files_changed = Signal(list)
+    builds_changed = Signal(object)
+    """Emitted with ``builds`` after builds were added, removed, opened or another was shown."""
 
     def __init__(self, build_view_model: BuildViewModel, store: QSettings | None = None) -> None:
         super().__init__()
@@ -126,6 +128,32 @@ class DocumentViewModel(QObject):
         self._set_path(path)
         self.set_dirty(False)
         self.document_opened.emit(opened)
+        self.builds_changed.emit(self.builds)
+
+    # -- several builds ------------------------------------------------------
+
+    def select_build(self, index: int) -> None:
+        """Show build ``index`` in the editor; the one shown before keeps its edits."""
+        if index == self._baseline or not 0 <= index < len(self._builds):
+            return
+        self._builds = self.builds
+        self._baseline = index
+        dirty = self._dirty  # showing another build is not an edit
+        self.build_view_model.set_build(self._builds[index])
+        self.set_dirty(dirty)
+        self.builds_changed.emit(self.builds)
+
+    def set_builds(self, builds: tuple[Build, ...], shown: int) -> None:
+        """Replace the builds (added, duplicated, removed, renamed) and show ``shown``."""
+        if not builds or not 0 <= shown < len(builds):
+            raise ValueError("a document needs at least one build, and shows one of them")
+        if builds == self.builds and shown == self._baseline:
+            return
+        self._builds = builds
+        self._baseline = shown
+        self.build_view_model.set_build(builds[shown])
+        self.set_dirty(True)
+        self.builds_changed.emit(self.builds)
 
     # -- save ----------------------------------------------------------------
 

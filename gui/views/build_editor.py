@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QListWidget,
     QPushButton,
     QSpinBox,
@@ -26,7 +27,16 @@ def _spin(minimum: int, maximum: int, tip: str, suffix: str = "") -> QSpinBox:
     spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
     spin.setSuffix(suffix)
     spin.setToolTip(tip)
+    spin.setMinimumWidth(48)  # the range's widest text would widen the whole column
     return spin
+
+
+def _form() -> QFormLayout:
+    form = QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    form.setContentsMargins(6, 4, 6, 4)
+    form.setVerticalSpacing(4)
+    return form
 
 
 class BuildEditorPanel(QWidget):
@@ -48,16 +58,20 @@ class BuildEditorPanel(QWidget):
         self.nvlink = _spin(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
         self.memory_kits = _spin(1, 16, "Memory kits of this model")
         self.psu_count = _spin(1, 4, "Power supplies")
-        self.size_psu_button = QPushButton("Size it for me")
+        self.size_psu_button = QPushButton("Size the PSU for me")
         self.size_psu_button.setToolTip(
             "Pick the smallest catalog PSU with ≥ 20 % steady headroom, the GPU spike "
             "within its excursion limit, and the GPU power cables"
         )
         self.drive_list = QListWidget()
-        self.drive_list.setMaximumHeight(64)
+        self.drive_list.setMaximumHeight(48)
         self.drive_picker = PartPicker("drive")
         self.add_drive_button = QPushButton("Add")
+        self.add_drive_button.setToolTip("Add one of the drive chosen on the left")
         self.remove_drive_button = QPushButton("Remove")
+        self.remove_drive_button.setToolTip("Remove the drive selected in the list")
+        for button in (self.add_drive_button, self.remove_drive_button):
+            button.setStyleSheet("padding: 2px 6px;")
         self.custom_part_button = QPushButton("Custom part…")
         self.custom_part_button.setToolTip("Define a part that is not in the catalog")
         self.custom_dialog: CustomPartDialog | None = None
@@ -67,20 +81,22 @@ class BuildEditorPanel(QWidget):
         self._on_build_changed(view_model.build)
 
     def _layout(self) -> None:
-        gpus = QFormLayout()
+        gpus = _form()
         gpus.addRow("GPU", self.pickers["gpu"])
         row = QHBoxLayout()
         row.addWidget(self.gpu_count)
         row.addWidget(self.power_limit, 1)
-        gpus.addRow("Count / limit", row)
-        gpus.addRow("NVLink bridges", self.nvlink)
-        host = QFormLayout()
+        row.addWidget(QLabel("NVLink"))
+        row.addWidget(self.nvlink)
+        gpus.addRow("Count", row)
+        host = _form()
         host.addRow("CPU", self.pickers["cpu"])
         host.addRow("Board", self.pickers["motherboard"])
         memory = QHBoxLayout()
         memory.addWidget(self.pickers["memory"], 1)
+        memory.addWidget(QLabel("×"))
         memory.addWidget(self.memory_kits)
-        host.addRow("Memory × kits", memory)
+        host.addRow("Memory", memory)
         drives = QHBoxLayout()
         drives.addWidget(self.drive_picker, 1)
         drives.addWidget(self.add_drive_button)
@@ -89,12 +105,14 @@ class BuildEditorPanel(QWidget):
         host.addRow("", drives)
         psu = QHBoxLayout()
         psu.addWidget(self.pickers["psu"], 1)
+        psu.addWidget(QLabel("×"))
         psu.addWidget(self.psu_count)
-        host.addRow("PSU × count", psu)
+        host.addRow("PSU", psu)
         host.addRow("", self.size_psu_button)
         host.addRow("Case", self.pickers["case"])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
         for title, form in (("GPUs", gpus), ("Platform", host)):
             box = QGroupBox(title)
             box.setLayout(form)
@@ -140,9 +158,11 @@ class BuildEditorPanel(QWidget):
             if bridges
             else f"{build.gpu.name} takes no NVLink bridge"
         )
-        self.drive_list.clear()
-        for selection in build.drives:
-            self.drive_list.addItem(f"{selection.count} × {selection.drive.name}")
+        drives = [f"{s.count} × {s.drive.name}" for s in build.drives]
+        shown = [self.drive_list.item(i).text() for i in range(self.drive_list.count())]
+        if drives != shown:
+            self.drive_list.clear()
+            self.drive_list.addItems(drives)
         self.remove_drive_button.setEnabled(len(build.drives) > 1)
 
     def _refresh(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,14 +23,18 @@ from gui.viewmodels.document import DocumentViewModel
 from gui.viewmodels.settings import AppSettings, SettingsViewModel
 from gui.views.about_dialog import AboutDialog
 from gui.views.build_editor import BuildEditorPanel
+from gui.views.export_actions import ExportActions
 from gui.views.file_actions import FileActions
 from gui.views.results_panel import ResultsPanel
 from gui.views.settings_dialog import SettingsDialog
 from gui.views.workload_editor import WorkloadEditorPanel
+from gui.views.workspace_tabs import WorkspaceTabs
 
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 SPLITTER_KEY = "window/splitter"
+EDITORS_WIDTH = 380
+DEFAULT_SIZE = QSize(1600, 1000)
 
 
 class MainWindow(QMainWindow):
@@ -44,6 +48,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.analysis_view_model = analysis
+        self.analysis = analysis
         analysis.setParent(self)  # its undo stack must not outlive the window's slots
         self.settings_view_model = settings
         self.view_model = analysis.build_view_model
@@ -59,22 +64,29 @@ class MainWindow(QMainWindow):
         editors = QWidget()
         column = QVBoxLayout(editors)
         column.setContentsMargins(4, 4, 4, 4)
+        column.setSpacing(4)
         column.addWidget(self.build_editor)
         column.addWidget(self.workload_editor)
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidget(editors)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(360)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(EDITORS_WIDTH)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.results)
         self.splitter.addWidget(self.charts)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([440, 620, 540])
-        self.setCentralWidget(self.splitter)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setSizes([EDITORS_WIDTH, 680, 540])
+        self.workspace = WorkspaceTabs(analysis, self.splitter, settings)
+        self.setCentralWidget(self.workspace)
         self.file_actions = FileActions(self, self.document)
+        self.export_actions = ExportActions(self)
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)
@@ -84,7 +96,6 @@ class MainWindow(QMainWindow):
         analysis.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         settings.settings_changed.connect(self._on_settings_changed)
         self._update_title()
-        self.resize(1600, 1000)
         self._restore_geometry()
         self._on_settings_changed(settings.settings)
         self._on_analysis_changed(analysis.analysis)
@@ -106,6 +117,7 @@ class MainWindow(QMainWindow):
     def _make_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         self.file_actions.install(file_menu)
+        self.export_actions.install(file_menu)
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -205,15 +217,30 @@ class MainWindow(QMainWindow):
     def _on_document_path_changed(self, _path: object) -> None:
         self._update_title()
 
+    def _available_geometry(self) -> QRect:
+        screen = self.screen() or QApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(QPoint(), DEFAULT_SIZE)
+
     def _restore_geometry(self) -> None:
+        """The saved geometry if it fits the screen, else the screen's available area."""
+        available = self._available_geometry()
+        self.resize(DEFAULT_SIZE.boundedTo(available.size()))
+        saved = self._store.value(GEOMETRY_KEY)
+        if isinstance(saved, QByteArray | bytes) and self.restoreGeometry(QByteArray(saved)):
+            if not available.contains(self.frameGeometry()):
+                self.setGeometry(available)
+        else:
+            self.move(available.topLeft())
         for key, restore in (
-            (GEOMETRY_KEY, self.restoreGeometry),
             (STATE_KEY, self.restoreState),
             (SPLITTER_KEY, self.splitter.restoreState),
         ):
             value = self._store.value(key)
             if isinstance(value, QByteArray | bytes):
                 restore(QByteArray(value))
+        sizes = self.splitter.sizes()
+        if sum(sizes) > available.width() or min(sizes, default=0) <= 0:
+            self.splitter.setSizes([EDITORS_WIDTH, 680, 540])
 
     def save_geometry(self) -> None:
         self._store.setValue(GEOMETRY_KEY, self.saveGeometry())

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -19,6 +20,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QStyle,
+    QStyleOptionFrame,
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
@@ -39,6 +42,28 @@ def part_label(part: Part) -> str:
     return f"{part.name}{' (custom)' if part.custom else ''} — {price}"
 
 
+class ElidingLineEdit(QLineEdit):
+    """A combo box's line edit that shows a long part name elided ("…") until focused;
+    focused, it is an ordinary line edit to type a search into."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        metrics = self.fontMetrics()
+        option = QStyleOptionFrame()
+        self.initStyleOption(option)
+        style = self.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_LineEditContents, option, self)
+        rect = rect.adjusted(2, 0, -2, 0)
+        text = self.text()
+        if self.hasFocus() or metrics.horizontalAdvance(text) <= rect.width():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelLineEdit, option, painter, self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        elided = metrics.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter.value), elided)
+
+
 class PartPicker(QWidget):
     """One part field: type to search, or open the filter dialog with "…"."""
 
@@ -51,14 +76,16 @@ class PartPicker(QWidget):
         self.optional = optional
         self.none_text = none_text
         self._parts: tuple[Part, ...] = ()
+        self._current_id: str | None = None
         self.combo = QComboBox()
         self.combo.setObjectName(f"{category}Picker")
         self.combo.setEditable(True)
+        self.combo.setLineEdit(ElidingLineEdit())
         self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.combo.setMinimumContentsLength(12)
+        self.combo.setMinimumContentsLength(14)
         completer = QCompleter(self.combo.model(), self.combo)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -76,25 +103,40 @@ class PartPicker(QWidget):
         self.dialog: PartPickerDialog | None = None
 
     def set_parts(self, parts: Sequence[Part], current: Part | None) -> None:
-        """Fill the list and select ``current`` without emitting a choice."""
+        """Fill the list and select ``current`` without emitting a choice.
+
+        The list is rebuilt only when its parts change; otherwise only the current
+        entry moves, so a build edit does not repopulate every picker.
+        """
         parts = tuple(parts)
         if current is not None and all(p.id != current.id for p in parts):
             parts = (current, *parts)
+        current_id = current.id if current is not None else NONE_ID
         blocked = self.combo.blockSignals(True)
         try:
             if tuple(p.id for p in parts) != tuple(p.id for p in self._parts):
                 self._parts = parts
+                self._current_id = None
                 self.combo.clear()
                 if self.optional:
                     self.combo.addItem(self.none_text, NONE_ID)
                 for part in parts:
                     self.combo.addItem(part_label(part), part.id)
                     self.combo.setItemData(
-                        self.combo.count() - 1, key_specs(part), Qt.ItemDataRole.ToolTipRole
+                        self.combo.count() - 1,
+                        f"{part_label(part)}\n{key_specs(part)}",
+                        Qt.ItemDataRole.ToolTipRole,
                     )
-            index = self.combo.findData(current.id if current is not None else NONE_ID)
-            self.combo.setCurrentIndex(max(index, 0))
-            self.combo.setToolTip(key_specs(current) if current is not None else self.none_text)
+                view = self.combo.view()
+                view.setMinimumWidth(min(view.sizeHintForColumn(0) + 24, 560))
+            if current_id != self._current_id or self.combo.currentData() != current_id:
+                self._current_id = current_id
+                self.combo.setCurrentIndex(max(self.combo.findData(current_id), 0))
+                tip = f"{part_label(current)}\n{key_specs(current)}" if current else self.none_text
+                self.combo.setToolTip(tip)
+            edit = self.combo.lineEdit()
+            if edit is not None:
+                edit.setCursorPosition(0)  # show a long name's start, not its end
         finally:
             self.combo.blockSignals(blocked)
 

@@ -18,6 +18,8 @@ from core.text.parts import UNKNOWN, bill_of_materials, fmt_price, fmt_usd, key_
 from gui.viewmodels.build import BuildViewModel
 
 COLUMNS = ("Qty", "Part", "Key specs", "Unit price", "Line total", "Price source")
+WIDTHS = (36, 190, 200, 80, 80)
+"""Fixed starting widths (fitting columns to their contents on every edit is slow)."""
 
 
 class PartsPanel(QWidget):
@@ -29,9 +31,14 @@ class PartsPanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        for column, width in enumerate(WIDTHS):
+            self.table.setColumnWidth(column, width)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.total_label = QLabel()
@@ -47,7 +54,8 @@ class PartsPanel(QWidget):
 
     def _show(self, build: Build, cost: PartsCost) -> None:
         lines = bill_of_materials(build)
-        self.table.setRowCount(len(lines))
+        if self.table.rowCount() != len(lines):
+            self.table.setRowCount(len(lines))
         for row, (quantity, part) in enumerate(lines):
             unit = part.price.usd
             cells = (
@@ -59,12 +67,15 @@ class PartsPanel(QWidget):
                 part.price.source,
             )
             for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if column == 5:
-                    item.setToolTip(text)
+                item = self.table.item(row, column)
+                if item is None:
+                    item = QTableWidgetItem()
+                    self.table.setItem(row, column, item)
+                item.setText(text)
+                tip = text if column in (1, 2, 5) else ""
                 if text == UNKNOWN:
-                    item.setToolTip("No source gives this value; RigForge does not guess it.")
-                self.table.setItem(row, column, item)
+                    tip = "No source gives this value; RigForge does not guess it."
+                item.setToolTip(tip)
         text = f"Parts total: {fmt_usd(cost.total_usd)}"
         if not cost.complete:
             text += f"  (excludes {len(cost.unpriced_part_ids)} part(s) with unknown price)"

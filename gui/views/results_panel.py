@@ -30,16 +30,26 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     table = QTableWidget(0, len(columns))
     table.setHorizontalHeaderLabels(columns)
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
+    table.setWordWrap(False)
+    rows = table.verticalHeader()
+    rows.setVisible(False)
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     return table
 
 
-def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
-    table.setRowCount(len(rows))
+def fill_table(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+    """Show ``rows``, reusing the items already there (an edit only changes texts)."""
+    if table.rowCount() != len(rows):
+        table.setRowCount(len(rows))
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
-            table.setItem(r, c, QTableWidgetItem(text))
+            item = table.item(r, c)
+            if item is None:
+                table.setItem(r, c, QTableWidgetItem(text))
+            elif item.text() != text:
+                item.setText(text)
 
 
 class ResultsPanel(QWidget):
@@ -96,7 +106,7 @@ class ResultsPanel(QWidget):
                 value = getattr(t.breakdown, field)
                 rows.append((label, f"{value * 1e3:.2f}", f"{value / step:.0%}"))
             rows.append(("step", f"{step * 1e3:.2f}", "100%"))
-        _fill(self.step_table, rows)
+        fill_table(self.step_table, rows)
         rows = []
         v = analysis.vram
         if v is not None:
@@ -104,13 +114,15 @@ class ResultsPanel(QWidget):
                 value = getattr(v.breakdown, field)
                 rows.append((label, f"{value:.2f}", f"{value / v.total_gib:.0%}"))
             rows.append(("total", f"{v.total_gib:.2f}", f"of {v.capacity_gib:.1f} GiB"))
-        _fill(self.vram_table, rows)
+        fill_table(self.vram_table, rows)
 
     def _show_details(self, analysis: Analysis, report: CostReport) -> None:
         lines = cost_lines(report)
         if analysis.throughput is not None:
             lines += ["", *result_lines(analysis.throughput)]
-        self.details.setPlainText("\n".join(lines))
+        text = "\n".join(lines)
+        if text != self.details.toPlainText():
+            self.details.setPlainText(text)
 
     def _on_checks_fix_requested(self, check: object) -> None:
         self._vm.apply_fix(check)  # type: ignore[arg-type]

@@ -1,14 +1,91 @@
-"""Summary cards: the headline figures, each with its formula and inputs on hover."""
+"""Summary cards: the headline figures, each with its formula and inputs on hover.
+
+Every card has the same height and one line per label; a text too long for its
+card is elided and shown in full in the tooltip, so a long bottleneck name never
+resizes the grid.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.text.summary import Figure
 
 CARD_KEYS = ("vram", "throughput", "time", "cost", "per_unit", "power", "bottleneck")
+WIDE_KEYS = {"bottleneck"}
+"""Cards spanning two grid columns (their value is a phrase, not a number)."""
 SEVERITY_COLOURS = {"pass": "#2e7d32", "fail": "#c62828", "warn": "#b26a00", "info": ""}
+
+
+def wrap_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most ``max_lines``; the last line is elided if text is left."""
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < max_lines - 1:
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    if words:
+        rest = " ".join(words)
+        lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+
+
+class ElidedLabel(QLabel):
+    """A label of at most ``max_lines`` lines that paints its text wrapped and elided to
+    its width; ``text()`` stays whole (the card's tooltip shows it)."""
+
+    def __init__(self, max_lines: int = 1) -> None:
+        super().__init__()
+        self.max_lines = max_lines
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def _height(self) -> int:
+        return self.fontMetrics().lineSpacing() * self.max_lines
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(20, self._height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self._height())
+
+    def set_colour(self, colour: str) -> None:
+        """Paint the text in ``colour``; ``""`` follows the theme's palette again."""
+        palette = QPalette()  # an empty palette inherits everything from the parent
+        if colour:
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+        self.setPalette(palette)
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        metrics = self.fontMetrics()
+        lines = wrap_lines(self.text(), metrics, rect.width(), self.max_lines)
+        for i, line in enumerate(lines):
+            row = QRect(
+                rect.x(), rect.y() + i * metrics.lineSpacing(), rect.width(), metrics.height()
+            )
+            self.style().drawItemText(
+                painter,
+                row,
+                int(Qt.AlignmentFlag.AlignLeft.value | Qt.AlignmentFlag.AlignVCenter.value),
+                self.palette(),
+                self.isEnabled(),
+                line,
+                QPalette.ColorRole.WindowText,
+            )
 
 
 class SummaryCard(QFrame):
@@ -16,44 +93,50 @@ class SummaryCard(QFrame):
         super().__init__()
         self.setObjectName(f"card_{key}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.title = QLabel()
         self.title.setObjectName("cardTitle")
-        self.value = QLabel()
+        self.value = ElidedLabel()
         self.value.setObjectName("cardValue")
         font = self.value.font()
-        font.setPointSizeF(font.pointSizeF() * 1.35)
+        font.setPointSizeF(font.pointSizeF() * (1.05 if key in WIDE_KEYS else 1.15))
         font.setBold(True)
         self.value.setFont(font)
-        self.detail = QLabel()
+        self.detail = ElidedLabel(max_lines=2)
         self.detail.setObjectName("cardDetail")
         self.why = QLabel("<a href='why'>why?</a>")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        for label in (self.value, self.detail):
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(2)
+        layout.setContentsMargins(6, 4, 6, 2)
+        layout.setSpacing(1)
         layout.addWidget(self.title)
         layout.addWidget(self.value)
         layout.addWidget(self.detail)
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
         self.why.linkActivated.connect(self._on_why_link_activated)
         self.explanation = ""
+        self._figure: tuple[str, ...] = ()
+        self._colour = ""
 
     def show_figure(self, figure: Figure) -> None:
+        shown = (figure.title, figure.value, figure.detail, figure.severity, figure.why)
+        if shown == self._figure:
+            return
+        self._figure = shown
         self.title.setText(figure.title)
         self.value.setText(figure.value)
+        self.value.setToolTip(figure.value)
         self.detail.setText(figure.detail)
         self.detail.setToolTip(figure.detail)
         colour = SEVERITY_COLOURS.get(figure.severity, "")
-        self.value.setStyleSheet(f"color: {colour}" if colour else "")
+        if colour != self._colour:
+            self._colour = colour
+            self.value.set_colour(colour)
         self.explanation = figure.why
-        self.setToolTip(figure.why)
+        self.setToolTip(f"{figure.value} — {figure.detail}\n\n{figure.why}")
         self.why.setToolTip(figure.why)
 
     def _on_why_link_activated(self, _link: str) -> None:
-
         QToolTip.showText(
             self.why.mapToGlobal(self.why.rect().bottomLeft()), self.explanation, self
         )
@@ -66,8 +149,13 @@ class SummaryCardsPanel(QWidget):
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
-        for i, key in enumerate(CARD_KEYS):
-            layout.addWidget(self.cards[key], i // 4, i % 4)
+        slot = 0
+        for key in CARD_KEYS:
+            span = 2 if key in WIDE_KEYS else 1
+            layout.addWidget(self.cards[key], slot // 4, slot % 4, 1, span)
+            slot += span
+        for column in range(4):
+            layout.setColumnStretch(column, 1)
 
     def show_figures(self, figures: list[Figure]) -> None:
         for figure in figures:

@@ -39,7 +39,17 @@ def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
     combo = QComboBox()
     combo.addItems(items)
     combo.setToolTip(tip)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(5)
     return combo
+
+
+def _form() -> QFormLayout:
+    form = QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    form.setContentsMargins(6, 4, 6, 4)
+    form.setVerticalSpacing(4)
+    return form
 
 
 def _spin(minimum: int, maximum: int, tip: str, special: str = "") -> QSpinBox:
@@ -47,6 +57,7 @@ def _spin(minimum: int, maximum: int, tip: str, special: str = "") -> QSpinBox:
     spin.setRange(minimum, maximum)
     spin.setKeyboardTracking(False)
     spin.setToolTip(tip)
+    spin.setMinimumWidth(48)  # the range's widest text would widen the whole column
     if special:
         spin.setSpecialValueText(special)
     return spin
@@ -60,6 +71,10 @@ class WorkloadEditorPanel(QWidget):
         self.preset.setObjectName("presetPicker")
         self.preset.setEditable(True)
         self.preset.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.preset.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.preset.setMinimumContentsLength(14)
         for preset in load_presets():
             self.preset.addItem(preset.name, preset.id)
             self.preset.setItemData(
@@ -88,7 +103,8 @@ class WorkloadEditorPanel(QWidget):
         self.checkpointing = _combo(CHECKPOINTING, "Activation (gradient) checkpointing")
         self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
         self.tp_degree = _spin(1, 64, "Tensor-parallel degree")
-        self.offload = QCheckBox("CPU offload")
+        self.offload = QCheckBox("offload")
+        self.offload.setToolTip("Offload optimizer state and parameters to CPU memory")
         self.dataset = _spin(0, 2_000_000_000, "Samples in the dataset (0 = unknown)", "unknown")
         self.bytes_per_sample = QDoubleSpinBox()
         self.bytes_per_sample.setRange(0, 1e9)
@@ -96,46 +112,49 @@ class WorkloadEditorPanel(QWidget):
         self.bytes_per_sample.setSpecialValueText("model default")
         self.bytes_per_sample.setSuffix(" B/sample")
         self.bytes_per_sample.setKeyboardTracking(False)
+        self.bytes_per_sample.setToolTip("Bytes read per sample (0 = the model's default)")
         self.target_kind = _combo(TARGETS, "Training target: epochs over the dataset, or tokens")
         self.target_value = QDoubleSpinBox()
         self.target_value.setRange(0, 1e15)
         self.target_value.setDecimals(1)
         self.target_value.setKeyboardTracking(False)
+        for spin in (self.bytes_per_sample, self.target_value):
+            spin.setMinimumWidth(60)
         self._layout()
         self._connect()
         view_model.workload_changed.connect(self._on_view_model_workload_changed)
         self._on_view_model_workload_changed(view_model.workload)
 
     def _layout(self) -> None:
-        model = QFormLayout()
+        model = _form()
         model.addRow("Model", self.preset)
         model.addRow("", self.import_button)
         sizes = QHBoxLayout()
         for widget in (self.custom_layers, self.custom_hidden, self.custom_heads):
             sizes.addWidget(widget)
-        model.addRow("Layers/hidden/heads", sizes)
+        model.addRow("Size", sizes)
         vocab = QHBoxLayout()
         vocab.addWidget(self.custom_vocab)
         vocab.addWidget(self.custom_apply)
         model.addRow("Vocabulary", vocab)
-        run = QFormLayout()
+        run = _form()
         pair = QHBoxLayout()
         pair.addWidget(self.task)
         pair.addWidget(self.precision)
-        run.addRow("Task / precision", pair)
+        run.addRow("Task", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.batch)
         pair.addWidget(self.seq_len)
-        run.addRow("Batch / seq len", pair)
+        run.addRow("Batch / seq", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.optimizer)
         pair.addWidget(self.checkpointing)
-        run.addRow("Optimizer / ckpt", pair)
+        run.addRow("Optimizer", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.parallelism)
         pair.addWidget(self.tp_degree)
         pair.addWidget(self.offload)
-        run.addRow("Parallelism / TP", pair)
+        run.addRow("Parallel / TP", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.dataset)
         pair.addWidget(self.bytes_per_sample)
@@ -146,6 +165,7 @@ class WorkloadEditorPanel(QWidget):
         run.addRow("Target", pair)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
         for title, form in (("Model", model), ("How it runs", run)):
             box = QGroupBox(title)
             box.setLayout(form)

@@ -124,3 +124,48 @@ def test_workload_and_settings_are_saved_and_reopened(window: MainWindow, tmp_pa
     assert window.analysis_view_model.workload.preset_id == "vgg16"
     assert window.analysis_view_model.workload.batch_size == 32
     assert window.workload_editor.batch.value() == 32
+
+
+def test_one_edit_runs_one_analysis_and_one_update(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gui.viewmodels.analysis as analysis_module
+
+    calls: list[object] = []
+    real = analysis_module.analyze
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analysis_module, "analyze", counted)
+    emitted: list[object] = []
+    window.analysis_view_model.analysis_changed.connect(emitted.append)
+    edits = (
+        lambda: window.build_editor.gpu_count.setValue(3),
+        lambda: window.build_editor.pickers["gpu"].choose("rtx-3090"),
+        lambda: window.workload_editor.batch.setValue(64),
+        window.undo_action.trigger,
+    )
+    for edit in edits:
+        calls.clear()
+        emitted.clear()
+        edit()
+        assert len(calls) == 1
+        assert len(emitted) == 1
+
+
+def test_checks_show_one_line_each_and_fix_buttons_follow_rows(window: MainWindow) -> None:
+    panel = window.results.checks
+    table = panel.table
+    heights = {table.rowHeight(r) for r in range(table.rowCount())}
+    assert heights == {panel.row_height}
+    assert not table.wordWrap()
+    shown = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+    assert len(shown) == len(window.analysis_view_model.analysis.checks)
+    window.build_editor.gpu_count.setValue(1)
+    shown = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+    assert len(shown) == len(window.analysis_view_model.analysis.checks)
+    button = panel.apply_button("power.psu")
+    psu = next(c for c in window.analysis_view_model.analysis.checks if c.id == "power.psu")
+    assert (button is not None) == window.analysis_view_model.can_apply(psu)

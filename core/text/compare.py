@@ -1,0 +1,204 @@
+"""Text for the side-by-side comparison of builds: one row per key figure or check.
+
+Each row keeps the numbers behind its cells so the GUI can highlight the best
+value and show deltas against a baseline without parsing text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from core.calc.analysis import Analysis
+from core.models.checks import SEVERITY_ORDER
+from core.models.power import PowerBudget
+from core.text.parts import fmt_usd
+from core.text.summary import duration_text
+
+Better = Literal["lower", "higher"] | None
+NA = "n/a"
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One figure across builds: a label, a value and text per build, which way is better."""
+
+    key: str
+    label: str
+    values: tuple[float | None, ...]
+    texts: tuple[str, ...]
+    better: Better = None
+    unit: str = ""
+
+    def best(self) -> set[int]:
+        """Indices of the builds with the best value (none when fewer than two have one)."""
+        known = [(i, v) for i, v in enumerate(self.values) if v is not None]
+        if self.better is None or len(known) < 2:
+            return set()
+        pick = min if self.better == "lower" else max
+        target = pick(v for _, v in known)
+        if all(v == target for _, v in known):
+            return set()
+        return {i for i, v in known if v == target}
+
+    def delta_text(self, index: int, baseline: int) -> str:
+        """The change of build ``index`` against ``baseline``, "" for the baseline or no data."""
+        if index == baseline or self.better is None:
+            return ""
+        value, base = self.values[index], self.values[baseline]
+        if value is None or base is None:
+            return ""
+        if self.key.startswith("check:") or self.key == "verdict":
+            return ""
+        diff = value - base
+        if base:
+            return f"{diff / abs(base) * 100:+.0f} %"
+        return f"{diff:+,.0f}"
+
+
+def gpu_text(a: Analysis) -> str:
+    return f"{a.build.gpu_count} × {a.build.gpu.name}"
+
+
+def cost_text(a: Analysis) -> str:
+    """Parts cost; a lower bound "≥ $x" when some part has no price."""
+    total = fmt_usd(a.cost.total_usd)
+    return total if a.cost.complete else f"≥ {total}"
+
+
+def per_unit_text(a: Analysis) -> str:
+    unit = a.throughput.unit if a.throughput else ""
+    if a.usd_per_unit_throughput is not None:
+        return f"${a.usd_per_unit_throughput:,.2f} per {unit}"
+    if a.throughput is not None and a.throughput.total_throughput > 0:
+        return f"≥ ${a.cost.total_usd / a.throughput.total_throughput:,.2f} per {unit}"
+    return NA
+
+
+def lower_bound_per_unit(a: Analysis) -> float | None:
+    """Cost per unit of throughput, from the priced parts when some are unpriced."""
+    if a.usd_per_unit_throughput is not None:
+        return a.usd_per_unit_throughput
+    if a.throughput is not None and a.throughput.total_throughput > 0:
+        return a.cost.total_usd / a.throughput.total_throughput
+    return None
+
+
+def _row(
+    key: str, label: str, values: list[float | None], texts: list[str], better: Better
+) -> CompareRow:
+    return CompareRow(key, label, tuple(values), tuple(texts), better)
+
+
+def compare_rows(
+    analyses: tuple[Analysis, ...], powers: tuple[PowerBudget, ...]
+) -> list[CompareRow]:
+    """Key figures then every check's verdict, one column per build."""
+    a_s = analyses
+    unit = next((a.throughput.unit for a in a_s if a.throughput is not None), "")
+    rows = [
+        _row("gpus", "GPUs", [None] * len(a_s), [gpu_text(a) for a in a_s], None),
+        _row(
+            "verdict",
+            "Verdict",
+            [float(SEVERITY_ORDER[a.verdict]) for a in a_s],
+            [a.verdict.upper() for a in a_s],
+            "lower",
+        ),
+        _row(
+            "cost",
+            "Parts cost",
+            [a.cost.total_usd for a in a_s],
+            [cost_text(a) for a in a_s],
+            "lower",
+        ),
+        _row(
+            "throughput",
+            f"Throughput ({unit})" if unit else "Throughput",
+            [a.throughput.total_throughput if a.throughput else None for a in a_s],
+            [f"{a.throughput.total_throughput:,.1f}" if a.throughput else NA for a in a_s],
+            "higher",
+        ),
+        _row(
+            "usd_per_unit",
+            "Cost per unit of throughput",
+            [lower_bound_per_unit(a) for a in a_s],
+            [per_unit_text(a) for a in a_s],
+            "lower",
+        ),
+        _row(
+            "efficiency",
+            "Scaling efficiency",
+            [_efficiency(a) for a in a_s],
+            [NA if (e := _efficiency(a)) is None else f"{e * 100:.0f} %" for a in a_s],
+            "higher",
+        ),
+        _row(
+            "time",
+            "Time to target",
+            [a.throughput.time_to_target_s if a.throughput else None for a in a_s],
+            [duration_text(a.throughput.time_to_target_s if a.throughput else None) for a in a_s],
+            "lower",
+        ),
+        _row(
+            "vram",
+            "VRAM per GPU (use / capacity)",
+            [a.vram.total_gib / a.vram.capacity_gib if a.vram else None for a in a_s],
+            [
+                f"{a.vram.total_gib:.1f} / {a.vram.capacity_gib:.0f} GiB" if a.vram else NA
+                for a in a_s
+            ],
+            "lower",
+        ),
+        _row(
+            "wall",
+            "Wall power",
+            [p.wall_w for p in powers],
+            [NA if p.wall_w is None else f"{p.wall_w:,.0f} W" for p in powers],
+            "lower",
+        ),
+        _row(
+            "circuit",
+            "Share of circuit limit",
+            [None if p.wall_w is None else p.wall_w / p.circuit_continuous_w for p in powers],
+            [
+                NA if p.wall_w is None else f"{p.wall_w / p.circuit_continuous_w * 100:.0f} %"
+                for p in powers
+            ],
+            "lower",
+        ),
+    ]
+    check_ids: list[str] = []
+    for a in a_s:
+        check_ids += [c.id for c in a.checks if c.id not in check_ids]
+    for check_id in check_ids:
+        severities = [next((c.severity for c in a.checks if c.id == check_id), None) for a in a_s]
+        rows.append(
+            _row(
+                f"check:{check_id}",
+                f"Check {check_id}",
+                [None if s is None else float(SEVERITY_ORDER[s]) for s in severities],
+                [NA if s is None else s for s in severities],
+                "lower",
+            )
+        )
+    return rows
+
+
+def _efficiency(a: Analysis) -> float | None:
+    t = a.throughput
+    if t is None:
+        return None
+    return next((p.efficiency for p in t.scaling if p.gpus == t.gpus), None)
+
+
+def skipped_summary(evaluated: int, unpriced: int, unpriced_parts: int) -> str:
+    """The line that says why the optimizer found nothing when prices are missing."""
+    if evaluated:
+        return ""
+    return (
+        f"No configuration could be evaluated: {unpriced:,} were skipped because "
+        f"{unpriced_parts} part(s) have no price. Most CPUs, boards, memory kits and PSUs "
+        "in the bundled catalog have no sourced price; set prices with a price feed or "
+        "'rigforge prices set PART USD' (price overrides), then search again."
+    )

@@ -1,0 +1,99 @@
+"""The four comparison charts in a grid, all drawn from one ``ComparisonState``."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from core.text.compare import lower_bound_per_unit
+from gui.charts.compare_cost_bars import CompareCostBarsChart, CostBar
+from gui.charts.compare_limits import CompareLimitsChart, LimitBar
+from gui.charts.compare_scaling import CompareScalingChart, ScalingSeries
+from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
+from gui.charts.export_menu import add_export_menu
+from gui.viewmodels.comparison import ComparisonState
+
+
+class CompareChartsGrid(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cost_bars = CompareCostBarsChart()
+        self.scatter = CompareScatterChart()
+        self.scaling = CompareScalingChart()
+        self.limits = CompareLimitsChart()
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for i, chart in enumerate(self.charts):
+            grid.addWidget(chart, i // 2, i % 2)
+            add_export_menu(chart)
+
+    @property
+    def charts(
+        self,
+    ) -> tuple[
+        CompareCostBarsChart | CompareScatterChart | CompareScalingChart | CompareLimitsChart, ...
+    ]:
+        return (self.cost_bars, self.scatter, self.scaling, self.limits)
+
+    def show_state(self, state: ComparisonState) -> None:
+        names = state.names
+        self.scatter.set_points(
+            tuple(
+                ScatterPoint(
+                    names[i], a.cost.total_usd, a.throughput.total_throughput, a.cost.complete
+                )
+                for i, a in enumerate(state.analyses)
+                if a.throughput is not None
+            ),
+            _reindex(state),
+            state.unit,
+            highlight=_position(state, state.shown),
+        )
+        bars = []
+        for i, a in enumerate(state.analyses):
+            per_unit = lower_bound_per_unit(a)
+            if per_unit is not None:
+                bars.append(CostBar(names[i], per_unit, a.cost.complete, i))
+        self.cost_bars.set_bars(tuple(bars), state.unit)
+        self.scaling.set_series(
+            tuple(
+                ScalingSeries(
+                    names[i],
+                    tuple(float(p.gpus) for p in a.throughput.scaling),
+                    tuple(p.total_throughput for p in a.throughput.scaling),
+                    float(a.throughput.gpus),
+                )
+                if a.throughput is not None
+                else ScalingSeries(names[i], (), ())
+                for i, a in enumerate(state.analyses)
+            ),
+            state.unit,
+        )
+        self.limits.set_bars(
+            tuple(
+                LimitBar(
+                    names[i],
+                    a.vram.total_gib / a.vram.capacity_gib if a.vram else None,
+                    None if p.wall_w is None else p.wall_w / p.circuit_continuous_w,
+                )
+                for i, (a, p) in enumerate(zip(state.analyses, state.powers, strict=True))
+            )
+        )
+
+    def set_theme(self, theme: str) -> None:
+        for chart in self.charts:
+            chart.set_theme(theme)
+
+
+def _with_throughput(state: ComparisonState) -> list[int]:
+    return [i for i, a in enumerate(state.analyses) if a.throughput is not None]
+
+
+def _position(state: ComparisonState, index: int) -> int | None:
+    known = _with_throughput(state)
+    return known.index(index) if index in known else None
+
+
+def _reindex(state: ComparisonState) -> tuple[int, ...]:
+    """The front as positions among the plotted points (builds with a throughput)."""
+    known = _with_throughput(state)
+    return tuple(known.index(i) for i in state.front)

@@ -1,0 +1,66 @@
+"""The scaling curves of every build overlaid: total throughput for 1..N GPUs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QWidget
+
+from gui.charts.base import SERIES_COLOURS, BaseChart
+
+
+@dataclass(frozen=True)
+class ScalingSeries:
+    label: str
+    gpus: tuple[float, ...]
+    throughput: tuple[float, ...]
+    current_gpus: float | None = None
+
+
+class CompareScalingChart(BaseChart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Scaling of every build", parent)
+        plot = self.getPlotItem()
+        self.legend: pg.LegendItem = plot.addLegend(offset=(8, 8))
+        plot.setLabel("bottom", "GPUs")
+        self.curves: list[pg.PlotDataItem] = []
+        self.current = pg.ScatterPlotItem(size=11, pen=None)
+        plot.addItem(self.current)
+        self.setToolTip(
+            "Total throughput of each build's GPU model for 1..N GPUs on its platform; the "
+            "larger dot is the build's own GPU count."
+        )
+
+    def set_series(self, series: tuple[ScalingSeries, ...], unit: str) -> None:
+        plot = self.getPlotItem()
+        while len(self.curves) < len(series):  # grow the pool once; never re-added
+            colour = SERIES_COLOURS[len(self.curves) % len(SERIES_COLOURS)]
+            curve = pg.PlotDataItem(
+                [],
+                [],
+                pen=pg.mkPen(colour, width=2),
+                symbol="o",
+                symbolSize=5,
+                symbolBrush=colour,
+            )
+            plot.addItem(curve)
+            self.curves.append(curve)
+        self.legend.clear()  # legend rows only; the curves stay in the plot
+        spots = []
+        for i, curve in enumerate(self.curves):
+            if i < len(series):
+                s = series[i]
+                curve.setData(list(s.gpus), list(s.throughput))
+                self.legend.addItem(curve, s.label)
+                here = [t for g, t in zip(s.gpus, s.throughput, strict=True) if g == s.current_gpus]
+                if here:
+                    colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+                    spots.append({"pos": (s.current_gpus, here[0]), "brush": colour})
+            else:
+                curve.setData([], [])
+        self.current.setData(spots)
+        plot.setLabel("left", unit or "throughput")
+        xs = [g for s in series for g in s.gpus]
+        if xs:
+            plot.setXRange(0.8, max(xs) + 0.2, padding=0)

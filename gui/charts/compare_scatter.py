@@ -1,0 +1,97 @@
+"""Throughput vs total cost, one labelled point per build, with the Pareto front drawn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from gui.charts.base import SERIES_COLOURS, THEMES, BaseChart
+
+
+@dataclass(frozen=True)
+class ScatterPoint:
+    label: str
+    cost_usd: float
+    throughput: float
+    complete: bool = True
+    """False when some part has no price: the cost is a lower bound (hollow marker)."""
+
+
+class CompareScatterChart(BaseChart):
+    def __init__(self, title: str = "Throughput vs total cost", parent: QWidget | None = None):
+        super().__init__(title, parent)
+        plot = self.getPlotItem()
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setLabel("bottom", "parts cost (USD)")
+        self.front_curve = plot.plot(
+            [], [], pen=pg.mkPen(SERIES_COLOURS[4], width=2, style=Qt.PenStyle.DashLine)
+        )
+        self.points = pg.ScatterPlotItem(size=12, pxMode=True)
+        plot.addItem(self.points)
+        self.labels: list[pg.TextItem] = []
+        self.shown_points: tuple[ScatterPoint, ...] = ()
+        self.front: tuple[int, ...] = ()
+        self.setToolTip(
+            "Each build's total throughput against its parts cost. The dashed line joins the "
+            "Pareto front: builds no other build beats on both (cheaper or equal and faster). "
+            "A hollow marker's cost is a lower bound: some of its parts have no price."
+        )
+
+    def set_points(
+        self,
+        points: tuple[ScatterPoint, ...],
+        front: tuple[int, ...],
+        unit: str,
+        highlight: int | None = None,
+    ) -> None:
+        self.shown_points, self.front = points, front
+        spots = []
+        for i, p in enumerate(points):
+            colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+            spots.append(
+                {
+                    "pos": (p.cost_usd, p.throughput),
+                    "brush": pg.mkBrush(colour if p.complete else None),
+                    "pen": pg.mkPen(colour, width=3 if i == highlight else 1.5),
+                    "size": 16 if i == highlight else 12,
+                    "symbol": "o" if i in front else "s",
+                    "data": i,
+                }
+            )
+        self.points.setData(spots)
+        ordered = sorted(front, key=lambda i: points[i].cost_usd)
+        self.front_curve.setData(
+            [points[i].cost_usd for i in ordered], [points[i].throughput for i in ordered]
+        )
+        self._place_labels(points)
+        self.getPlotItem().setLabel("left", unit or "throughput")
+        if points:  # room on the right for the labels, which start at their point
+            xs = [p.cost_usd for p in points]
+            ys = [p.throughput for p in points]
+            span = max(max(xs) - min(xs), max(xs) * 0.1, 1.0)
+            self.getPlotItem().setXRange(min(xs) - 0.05 * span, max(xs) + 0.35 * span)
+            ypad = max(max(ys) - min(ys), max(ys) * 0.1, 1.0) * 0.12
+            self.getPlotItem().setYRange(min(ys) - ypad, max(ys) + ypad)
+
+    def _place_labels(self, points: tuple[ScatterPoint, ...]) -> None:
+        colour = THEMES.get(self.theme, THEMES["light"])["foreground"]
+        while len(self.labels) < len(points):  # grow the pool once; never re-added
+            label = pg.TextItem(anchor=(0, 1))
+            self.getPlotItem().addItem(label)
+            self.labels.append(label)
+        for i, label in enumerate(self.labels):
+            if i < len(points):
+                p = points[i]
+                label.setText(p.label if p.complete else f"{p.label} (≥ cost)", color=colour)
+                label.setPos(p.cost_usd, p.throughput)
+                label.setVisible(True)
+            else:
+                label.setVisible(False)
+
+    def set_theme(self, theme: str) -> None:
+        super().set_theme(theme)
+        if hasattr(self, "labels"):
+            self._place_labels(self.shown_points)

@@ -1,0 +1,166 @@
+"""The sheet's HTML: header, comparison page, one section per build, assumptions."""
+
+from __future__ import annotations
+
+from core.text.checks import SEVERITY_LABELS
+from core.text.summary import cost_figure, cost_per_unit_figure, time_figure, vram_figure
+from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
+from gui.pdf.model import BuildSheet, SheetBuild
+from gui.pdf.sections import CHART_WIDTH, build_section
+
+MAX_SOURCES_PER_PART = 3
+
+
+def header_html(sheet: BuildSheet) -> str:
+    first = sheet.builds[0].analysis
+    settings = first.settings
+    w = first.workload
+    kind = f"comparison of {len(sheet.builds)} builds" if sheet.is_comparison else "build sheet"
+    pairs = []
+    if sheet.author:
+        pairs.append(("Prepared by", sheet.author))
+    pairs += [
+        ("Date", sheet.created.isoformat()),
+        ("Workload", f"{w.name} (from {sheet.workload_origin})" if w else "none"),
+        (
+            "Settings",
+            f"{settings.circuit} circuit, ${settings.electricity_usd_per_kwh:.2f}/kWh, "
+            f"{settings.utilization:.0%} utilization",
+        ),
+        ("App version", f"RigForge {sheet.app_version}"),
+        ("Catalog snapshot", sheet.catalog_date or "unknown"),
+        (
+            "Prices dated",
+            f"{sheet.prices_oldest or 'unknown'} to {sheet.catalog_date or 'unknown'} "
+            "(each part's price date is in its parts table)",
+        ),
+        ("Cloud rates as of", sheet.cloud_rates_date or "unknown"),
+    ]
+    html = f"<h1>{esc(sheet.heading)}</h1>" + para(f"RigForge {kind}", "muted")
+    if sheet.notes:
+        html += para(sheet.notes)
+    return html + key_values(pairs)
+
+
+def _comparison_row(label: str, values: list[str]) -> list[Cell]:
+    return [label, *values]
+
+
+def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
+    money = sheet.money
+    builds = sheet.builds
+
+    def each(fn: object) -> list[str]:
+        return [fn(b) for b in builds]  # type: ignore[operator]
+
+    def throughput(b: SheetBuild) -> str:
+        t = b.analysis.throughput
+        return "n/a" if t is None else f"{t.total_throughput:,.0f} {t.unit}"
+
+    def wall(b: SheetBuild) -> str:
+        return "unknown" if b.power.wall_w is None else f"{b.power.wall_w:,.0f} W"
+
+    def tco(b: SheetBuild) -> str:
+        return money(b.cost.tco_usd) if b.cost.tco_usd is not None else "unknown"
+
+    def breakeven(b: SheetBuild) -> str:
+        c = b.cost.cloud
+        if c is None:
+            return "n/a"
+        months = c.break_even_months
+        return "never" if months is None else f"{months:.1f} months"
+
+    rows = [
+        _comparison_row(
+            "GPUs", each(lambda b: f"{b.analysis.build.gpu_count} × {b.analysis.build.gpu.name}")
+        ),
+        _comparison_row("Verdict", each(lambda b: SEVERITY_LABELS[b.analysis.verdict])),
+        _comparison_row("Parts total", each(lambda b: cost_figure(b.analysis, money).value)),
+        _comparison_row("Throughput", each(throughput)),
+        _comparison_row(
+            "Cost per throughput", each(lambda b: cost_per_unit_figure(b.analysis, money).value)
+        ),
+        _comparison_row("Fits in VRAM", each(lambda b: vram_figure(b.analysis).value)),
+        _comparison_row("Time to target", each(lambda b: time_figure(b.analysis).value)),
+        _comparison_row("Wall power", each(wall)),
+        _comparison_row(
+            "Electricity per year", each(lambda b: money(b.cost.electricity_usd_per_year))
+        ),
+        _comparison_row(f"TCO, {builds[0].cost.years} years", each(tco)),
+        _comparison_row("Cloud break-even", each(breakeven)),
+    ]
+    names = [b.name + (" (baseline)" if i == 0 else "") for i, b in enumerate(builds)]
+    share = f"{72 // len(builds)}%"
+    html = heading(2, "Comparison") + table(
+        ("", *names),
+        rows,
+        numeric=tuple(range(1, len(builds) + 1)),
+        widths=("28%", *([share] * len(builds))),
+    )
+    if has_chart:
+        html += image("comparison-cost", CHART_WIDTH, 70 + 34 * len(builds))
+    return html
+
+
+def assumptions_html(sheet: BuildSheet) -> str:
+    settings = sheet.builds[0].analysis.settings
+    circuit = settings.circuit_spec
+    years = sheet.builds[0].cost.years
+    items = [
+        "Prices: the bundled dated snapshot, a price feed or your overrides; each line gives "
+        "its kind (MSRP, street) and date. Taxes, shipping and discounts are not included. "
+        "Parts without a price are shown as \u201cunknown\u201d, never guessed; totals "
+        "and cost per throughput are then lower bounds (\u201c\u2265\u201d).",
+        "Throughput: roofline step time per GPU (FLOPs / peak tensor rate, bytes / memory "
+        "bandwidth) fitted to published MLPerf and NVIDIA DeepLearningExamples results; "
+        "multi-GPU scaling adds the gradient all-reduce not hidden by compute.",
+        "Memory: model states after ZeRO (Rajbhandari et al. 2020), activations after "
+        "Korthikanti et al. 2022, KV cache per Hugging Face / vLLM.",
+        "Power: GPUs at their power limit or board power, CPU at its sustained power, other "
+        "parts at stated assumptions; GPU spikes from transient measurements; wall power "
+        "through the PSU's 80 PLUS efficiency curve.",
+        f"Circuit {circuit.id}: {circuit.volts:g} V × {circuit.amps:g} A × "
+        f"{circuit.continuous_fraction:.0%} continuous. {circuit.source}.",
+        f"Energy per year = wall power × {settings.utilization:.0%} utilization × 8,760 h; "
+        f"electricity at ${settings.electricity_usd_per_kwh:.2f}/kWh.",
+        f"TCO = parts + {years} years of electricity (no resale value, repairs, space or "
+        "admin time).",
+        f"Cloud: the cheapest bundled on-demand rate per GPU-hour for the same GPU (rates as "
+        f"of {sheet.cloud_rates_date}), paid only for the hours used.",
+    ]
+    html = heading(2, "Assumptions and data sources", page_break=True)
+    html += "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
+    seen: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for b in sheet.builds:
+        from core.text.parts import bill_of_materials
+
+        for _q, part in bill_of_materials(b.analysis.build):
+            names[part.id] = part.name
+            sources = list(part.sources)
+            shown = sources[:MAX_SOURCES_PER_PART]
+            if len(sources) > len(shown):
+                shown.append(f"and {len(sources) - len(shown)} more in the catalog entry")
+            if part.price.usd is not None:
+                shown.insert(0, f"price: {part.price.source}")
+            seen[part.id] = shown or ["no source listed"]
+    rows: list[list[Cell]] = [[names[i], "; ".join(s)] for i, s in seen.items()]
+    html += heading(3, "Part data sources")
+    html += "<div class='muted'>" + table(("Part", "Sources"), rows, widths=("24%", "76%"))
+    return html + "</div>"
+
+
+def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: bool) -> str:
+    """``charts[key]`` names the chart images rendered for the build with that key."""
+    parts = [header_html(sheet)]
+    if sheet.is_comparison:
+        parts.append(comparison_html(sheet, has_cost_chart))
+    for index, build in enumerate(sheet.builds):
+        key = build_key(index)
+        parts.append(build_section(sheet, build, key, charts.get(key, set())))
+    parts.append(assumptions_html(sheet))
+    return "<html><body>" + "".join(parts) + "</body></html>"
+
+
+def build_key(index: int) -> str:
+    return f"build{index}"

@@ -1,0 +1,350 @@
+"""HTML of one build's section: summary, parts, workload, checks, performance, memory,
+power and cost. Every figure is formatted by ``core.text`` or as the window formats it."""
+
+from __future__ import annotations
+
+from core.models.workload import Workload
+from core.text.checks import SEVERITY_LABELS, render_fix, render_reason
+from core.text.parts import UNKNOWN, bill_of_materials, key_specs
+from core.text.summary import (
+    cost_figure,
+    cost_per_unit_figure,
+    duration_text,
+    summary_figures,
+    time_figure,
+)
+from core.text.throughput import bottleneck_text, precision_text
+from core.text.vram import fix_text
+from gui.charts.step_time import STEP_PARTS
+from gui.charts.vram import VRAM_PARTS
+from gui.pdf.html_parts import Cell, heading, image, key_values, para, table
+from gui.pdf.model import BuildSheet, SheetBuild
+
+CHART_WIDTH = 620
+COMPONENT_NAMES = {
+    "gpu": "GPUs",
+    "cpu": "CPU",
+    "memory": "Memory",
+    "drives": "Drives",
+    "motherboard": "Motherboard",
+    "fans": "Fans",
+}
+
+
+def _w(value: float | None) -> str:
+    return UNKNOWN if value is None else f"{value:,.0f} W"
+
+
+def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
+    figures = summary_figures(b.analysis, b.power, b.cost, sheet.money)
+    rows: list[list[Cell]] = [
+        [f.title, (f.value, f.severity if f.severity in ("pass", "warn", "fail") else ""), f.detail]
+        for f in figures
+    ]
+    verdict = b.analysis.verdict
+    return (
+        f"<p>Overall verdict: <span class='{verdict}'>&nbsp;{SEVERITY_LABELS[verdict]}&nbsp;"
+        f"</span></p>" + table(("Figure", "Value", "Detail"), rows, widths=("24%", "28%", "48%"))
+    )
+
+
+def parts_html(sheet: BuildSheet, b: SheetBuild) -> str:
+    money = sheet.money
+    rows: list[list[Cell]] = []
+    for quantity, part in bill_of_materials(b.analysis.build):
+        unit = part.price.usd
+        basis = f"{part.price.kind}, {part.price.as_of}" if unit is not None else "no source"
+        rows.append(
+            [
+                str(quantity),
+                part.name + (" (custom)" if part.custom else ""),
+                key_specs(part),
+                money(unit),
+                basis,
+                money(None if unit is None else unit * quantity),
+            ]
+        )
+    cost = b.analysis.cost
+    total = cost_figure(b.analysis, money)
+    label = "Total" if cost.complete else "Total of priced parts"
+    html = table(
+        ("Qty", "Part", "Key specs", "Unit price", "Price basis", "Line total"),
+        rows,
+        numeric=(0, 3, 5),
+        widths=("5%", "22%", "35%", "11%", "15%", "12%"),
+        total=["", label, "", "", "", total.value],
+    )
+    if not cost.complete:
+        names = {p.id: p.name for _q, p in bill_of_materials(b.analysis.build)}
+        unpriced = ", ".join(names.get(i, i) for i in cost.unpriced_part_ids)
+        html += para(
+            f"Unpriced parts (no source gives a price, shown as \u201cunknown\u201d): {unpriced}. "
+            "The total counts them as zero and is a lower bound.",
+            "muted",
+        )
+    return html
+
+
+def _count(value: float | None) -> str:
+    if value is None:
+        return UNKNOWN
+    for scale, suffix in ((1e9, " B"), (1e6, " M"), (1e3, " k")):
+        if value >= scale:
+            return f"{value / scale:,.1f}{suffix}"
+    return f"{value:,.0f}"
+
+
+def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
+    if w is None:
+        return para("No workload: memory, throughput and cost per throughput are not estimated.")
+    a = w.architecture
+    target = "none"
+    if w.target is not None:
+        target = (
+            f"{w.target.epochs:g} epochs"
+            if w.target.epochs is not None
+            else f"{w.target.tokens:,.0f} tokens"
+        )
+    pairs = [
+        ("Workload", f"{w.name} (from {sheet.workload_origin})"),
+        ("Task, precision", f"{w.task}, {w.precision}"),
+        ("Model", f"{a.kind}, {_count(a.params_total)} parameters"),
+        ("Batch per GPU", f"{w.batch_size}"),
+        ("Sequence length", str(w.seq_len or a.default_seq_len or "n/a")),
+        ("Optimizer", w.optimizer),
+        ("Parallelism", f"{w.parallelism}" + (f", TP {w.tp_degree}" if w.tp_degree > 1 else "")),
+        ("Activation checkpointing", w.checkpointing),
+        ("Dataset", f"{w.dataset_samples:,} samples" if w.dataset_samples else "not set"),
+        ("Target", target),
+    ]
+    return key_values(pairs)
+
+
+def checks_html(b: SheetBuild) -> str:
+    rows: list[list[Cell]] = []
+    for check in b.analysis.checks:
+        rows.append(
+            [
+                (SEVERITY_LABELS[check.severity], check.severity),
+                check.id,
+                render_reason(check),
+                render_fix(check.fix) if check.fix is not None else "",
+            ]
+        )
+    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("9%", "17%", "46%", "28%"))
+
+
+def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool) -> str:
+    t = b.analysis.throughput
+    if t is None:
+        return para("No throughput estimate (no valid workload).")
+    note = precision_text(t.precision_note)
+    step = t.breakdown.step_s
+    time = time_figure(b.analysis)
+    pairs = [
+        (
+            "Throughput",
+            f"{t.total_throughput:,.0f} {t.unit} total, "
+            f"{t.per_gpu_throughput:,.0f} per GPU on {t.gpus} GPU(s)",
+        ),
+        ("Utilization", f"{t.utilization:.0%} (model FLOPs utilization {t.mfu:.0%})"),
+        ("Compute precision", t.compute_precision + (f" ({note})" if note else "")),
+        ("Bottleneck", bottleneck_text(t.bottleneck)),
+        ("Step time", f"{step * 1e3:.1f} ms per step per GPU"),
+        ("Time to target", f"{time.value} ({time.detail})"),
+    ]
+    if t.gpus > 1:
+        pairs.insert(
+            4, ("GPU link", f"{t.link.replace('_', ' ')}, {t.link_gb_s:.1f} GB/s per direction")
+        )
+    html = key_values(pairs)
+    rows: list[list[Cell]] = []
+    for p in t.scaling:
+        mark = "this build" if p.gpus == t.gpus else ""
+        hours = None
+        if t.time_to_target_s is not None and p.total_throughput > 0:
+            hours = t.time_to_target_s * t.total_throughput / p.total_throughput
+        rows.append(
+            [
+                str(p.gpus),
+                f"{p.total_throughput:,.0f}",
+                f"{p.total_throughput / p.gpus:,.0f}",
+                f"{p.efficiency:.0%}",
+                duration_text(hours),
+                mark,
+            ]
+        )
+    html += heading(3, f"Scaling, 1 to {len(t.scaling)} GPUs ({t.unit})")
+    html += table(
+        ("GPUs", "Total", "Per GPU", "Efficiency", "Time to target", ""),
+        rows,
+        numeric=(0, 1, 2, 3, 4),
+        widths=("10%", "20%", "18%", "16%", "18%", "18%"),
+    )
+    step_rows: list[list[Cell]] = []
+    for field, label in STEP_PARTS:
+        value = getattr(t.breakdown, field)
+        step_rows.append([label, f"{value * 1e3:.2f}", f"{value / step:.0%}"])
+    html += heading(3, "Step time per GPU")
+    html += table(
+        ("Step time", "ms", "share"),
+        step_rows,
+        numeric=(1, 2),
+        total=["step", f"{step * 1e3:.2f}", "100%"],
+    )
+    if has_chart:
+        html += image(f"{key}-scaling", CHART_WIDTH, 250)
+    return html
+
+
+def memory_html(b: SheetBuild, key: str, has_chart: bool) -> str:
+    v = b.analysis.vram
+    if v is None:
+        return para("No memory estimate (no valid workload).")
+    rows: list[list[Cell]] = []
+    for field, label in VRAM_PARTS:
+        value = getattr(v.breakdown, field)
+        rows.append([label, f"{value:.2f}", f"{value / v.total_gib:.0%}"])
+    html = table(
+        ("VRAM per GPU", "GiB", "share"),
+        rows,
+        numeric=(1, 2),
+        total=["total", f"{v.total_gib:.2f}", f"of {v.capacity_gib:.1f} GiB"],
+    )
+    verdict = "fits" if v.fits else "does NOT fit"
+    html += key_values(
+        [
+            ("Verdict", f"{verdict}; free {v.free_gib:.2f} GiB per GPU"),
+            ("Largest batch that fits", str(v.max_batch_size)),
+            ("Host RAM needed", f"{v.host_ram_gib:.1f} GiB"),
+        ]
+    )
+    if v.fixes:
+        html += para("Ways to fit: " + "; ".join(fix_text(f) for f in v.fixes))
+    if has_chart:
+        html += image(f"{key}-vram", CHART_WIDTH, 170)
+    return html
+
+
+def power_html(sheet: BuildSheet, b: SheetBuild, key: str) -> str:
+    p = b.power
+    rows: list[list[Cell]] = [
+        [
+            COMPONENT_NAMES.get(c.component, c.component),
+            str(c.count),
+            _w(c.each_w),
+            _w(c.total_w),
+            c.basis.replace("_", " "),
+        ]
+        for c in p.components
+    ]
+    lower = " (lower bound)" if p.unknown else ""
+    html = table(
+        ("Component", "Count", "Each", "Total", "Basis"),
+        rows,
+        numeric=(1, 2, 3),
+        widths=("18%", "9%", "13%", "13%", "47%"),
+        total=["Steady DC", "", "", f"{p.steady_dc_w:,.0f} W", lower.strip(" ()")],
+    )
+    circuit = b.analysis.settings.circuit_spec
+    psu = "no PSU chosen"
+    if p.psu_rated_w is not None:
+        load = f"{p.psu_load_fraction:.0%} load" if p.psu_load_fraction is not None else ""
+        psu = f"{p.psu_count} × {p.psu_rated_w / p.psu_count:,.0f} W, {load}"
+    pairs = [
+        ("Steady draw (DC)", f"{p.steady_dc_w:,.0f} W{lower}"),
+        (
+            "Peak with GPU spikes",
+            f"{p.peak_dc_w:,.0f} W ({p.gpu_transient_ratio:g}× for {p.transient_duration_us:g} µs)",
+        ),
+        ("PSU", psu),
+        ("PSU efficiency", "unknown" if p.efficiency is None else f"{p.efficiency:.1%}"),
+        (
+            "Wall power",
+            _w(p.wall_w)
+            + (f", {p.heat_btu_h:,.0f} BTU/h of heat" if p.heat_btu_h is not None else ""),
+        ),
+        (
+            "Circuit",
+            f"{circuit.id}: {circuit.volts:g} V × {circuit.amps:g} A, "
+            f"{p.circuit_continuous_w:,.0f} W continuous limit",
+        ),
+    ]
+    if p.unknown:
+        pairs.append(("Unknown draw", ", ".join(p.unknown)))
+    html += key_values(pairs)
+    html += image(f"{key}-power", CHART_WIDTH, 250)
+    return html
+
+
+def cost_html(sheet: BuildSheet, b: SheetBuild) -> str:
+    money, r, a = sheet.money, b.cost, b.analysis
+    total = cost_figure(a, money)
+    per_unit = cost_per_unit_figure(a, money)
+    pairs = [
+        ("Parts total", f"{total.value} ({total.detail})"),
+        ("Cost per unit of throughput", f"{per_unit.value} {per_unit.detail}".strip()),
+    ]
+    if r.energy_kwh_per_year is not None:
+        pairs.append(
+            (
+                "Electricity per year",
+                f"{money(r.electricity_usd_per_year)} "
+                f"({r.energy_kwh_per_year:,.0f} kWh at "
+                f"{a.settings.utilization:.0%} utilization, "
+                f"${a.settings.electricity_usd_per_kwh:.2f}/kWh)",
+            )
+        )
+    else:
+        pairs.append(("Electricity per year", "unknown (no PSU chosen)"))
+    tco = money(r.tco_usd) if r.tco_usd is not None else "unknown (needs every part priced)"
+    pairs.append((f"Total cost of ownership, {r.years} years", tco))
+    if r.cloud is not None:
+        c = r.cloud
+        months = c.break_even_months
+        pairs.append(
+            (
+                "Cloud break-even",
+                f"renting {c.gpus} GPU(s) at {c.rate.provider} (${c.rate.usd_per_gpu_hour:.2f}/"
+                f"GPU-hour, {c.rate.as_of}): {money(c.cloud_usd_per_year)}/year; "
+                + (
+                    "renting stays cheaper"
+                    if months is None
+                    else f"owning breaks even after {months:.1f} months"
+                ),
+            )
+        )
+    else:
+        pairs.append(("Cloud break-even", "n/a (no cloud rate for this GPU, or unpriced parts)"))
+    return key_values(pairs)
+
+
+def build_section(sheet: BuildSheet, b: SheetBuild, key: str, charts: set[str]) -> str:
+    """One build's section; images are named ``<key>-<chart>``, ``charts`` says which exist."""
+    if sheet.is_comparison:
+        top = heading(1, b.name, page_break=True)
+    elif sheet.title and sheet.title != b.name:
+        top = heading(2, f"Build: {b.name}")
+    else:
+        top = heading(2, "Summary")
+    parts = [
+        top,
+        summary_html(sheet, b),
+        heading(2, "Parts"),
+        parts_html(sheet, b),
+    ]
+    if not sheet.is_comparison:
+        parts += [heading(2, "Workload"), workload_html(sheet, b.analysis.workload)]
+    parts += [
+        heading(2, f"Checks ({len(b.analysis.checks)})"),
+        checks_html(b),
+        heading(2, "Performance"),
+        performance_html(sheet, b, key, "scaling" in charts),
+        heading(2, "Memory"),
+        memory_html(b, key, "vram" in charts),
+        heading(2, "Power"),
+        power_html(sheet, b, key),
+        heading(2, "Cost"),
+        cost_html(sheet, b),
+    ]
+    return "".join(parts)

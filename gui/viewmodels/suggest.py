@@ -1,0 +1,97 @@
+"""The optimizer behind the Suggest tab: request, running search, result, open as build.
+
+The search runs in a ``SuggestWorker``; the workload and settings are those of
+the analysis (the same the Compare tab uses). ``catalog`` defaults to the
+analysis' catalog; a catalog with prices applied (``core.prices``) makes the
+bundled parts rankable.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from core.catalog import Catalog
+from core.models.suggest import SuggestRequest, SuggestResult
+from gui.viewmodels.comparison import ComparisonViewModel
+from gui.workers.suggest_worker import SuggestWorker
+
+
+class SuggestViewModel(QObject):
+    running_changed = Signal(bool)
+    progress_changed = Signal(float)
+    result_changed = Signal(object)
+    """Emitted with the new ``SuggestResult`` (or ``None`` before a search)."""
+    failed = Signal(str)
+    build_opened = Signal(int)
+    """A front build was added to the comparison at this index (and shown)."""
+
+    def __init__(self, comparison: ComparisonViewModel, catalog: Catalog | None = None) -> None:
+        super().__init__()
+        self.comparison = comparison
+        self.analysis_view_model = comparison.analysis_view_model
+        self.catalog = catalog if catalog is not None else self.analysis_view_model.catalog
+        self.request = SuggestRequest(budget_usd=10_000)
+        self._worker: SuggestWorker | None = None
+        self._result: SuggestResult | None = None
+
+    @property
+    def result(self) -> SuggestResult | None:
+        return self._result
+
+    @property
+    def running(self) -> bool:
+        return self._worker is not None
+
+    def start(self, request: SuggestRequest) -> None:
+        if self._worker is not None:
+            return
+        self.request = request
+        vm = self.analysis_view_model
+        worker = SuggestWorker(vm.workload, request, self.catalog, vm.settings)
+        worker.progress.connect(self._on_worker_progress)
+        worker.found.connect(self._on_worker_found)
+        worker.failed.connect(self._on_worker_failed)
+        worker.finished.connect(self._on_worker_finished)
+        self._worker = worker
+        self.running_changed.emit(True)
+        self.progress_changed.emit(0.0)
+        worker.start()
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+
+    def shutdown(self) -> None:
+        """Stop a running search and wait for its thread (window closing)."""
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker.wait()
+
+    def open_as_build(self, index: int) -> int | None:
+        """Add front build ``index`` to the comparison and show it; its build index."""
+        if self._result is None or not 0 <= index < len(self._result.front):
+            return None
+        suggestion = self._result.front[index]
+        build = suggestion.build.model_copy(
+            update={"name": f"Suggested: {suggestion.build.gpu_count}× {suggestion.build.gpu.name}"}
+        )
+        index = self.comparison.add_build(build)
+        self.build_opened.emit(index)
+        return index
+
+    def _on_worker_progress(self, share: float) -> None:
+        self.progress_changed.emit(share)
+
+    def _on_worker_found(self, result: SuggestResult) -> None:
+        if result != self._result:
+            self._result = result
+            self.result_changed.emit(result)
+
+    def _on_worker_failed(self, message: str) -> None:
+        self.failed.emit(message)
+
+    def _on_worker_finished(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.deleteLater()
+        self.running_changed.emit(False)

@@ -1,0 +1,196 @@
+"""The Compare tab: the list of builds, the side-by-side table and the comparison charts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.text.compare import CompareRow
+from gui.charts.compare_grid import CompareChartsGrid
+from gui.viewmodels.comparison import ComparisonState, ComparisonViewModel
+
+BEST_BACKGROUND = QColor("#d5f0d0")
+BEST_FOREGROUND = QColor("#1d5e1a")
+
+
+class CompareBuildsList(QWidget):
+    """Builds of the document: select one to edit it, add, duplicate, remove, rename."""
+
+    def __init__(self, view_model: ComparisonViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view_model = view_model
+        self.list = QListWidget()
+        self.list.setToolTip(
+            "The build selected here is the one the Build tab edits. "
+            "Double-click a name to rename it."
+        )
+        self.add_button = QPushButton("Add")
+        self.duplicate_button = QPushButton("Duplicate")
+        self.remove_button = QPushButton("Remove")
+        self.add_button.setToolTip("Add the default build")
+        self.duplicate_button.setToolTip("Copy the selected build to make a variant")
+        self.reference = QComboBox()
+        self.reference.setToolTip("Deltas in the table are against this build")
+        buttons = QHBoxLayout()
+        for button in (self.add_button, self.duplicate_button, self.remove_button):
+            buttons.addWidget(button)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(4, 4, 4, 4)
+        column.addWidget(QLabel("Builds"))
+        column.addWidget(self.list, 1)
+        column.addLayout(buttons)
+        column.addWidget(QLabel("Deltas against"))
+        column.addWidget(self.reference)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        column.addWidget(self.message)
+        self.list.currentRowChanged.connect(self._on_list_current_row_changed)
+        self.list.itemChanged.connect(self._on_list_item_changed)
+        self.add_button.clicked.connect(self._on_add_button_clicked)
+        self.duplicate_button.clicked.connect(self._on_duplicate_button_clicked)
+        self.remove_button.clicked.connect(self._on_remove_button_clicked)
+        self.reference.currentIndexChanged.connect(self._on_reference_current_index_changed)
+
+    def show_state(self, state: ComparisonState) -> None:
+        names = list(state.names)
+        with QSignalBlocker(self.list), QSignalBlocker(self.reference):
+            if [self.list.item(i).text() for i in range(self.list.count())] != names:
+                self.list.clear()
+                for name in names:
+                    item = QListWidgetItem(name)
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+                    self.list.addItem(item)
+            self.list.setCurrentRow(state.shown)
+            if [self.reference.itemText(i) for i in range(self.reference.count())] != names:
+                self.reference.clear()
+                self.reference.addItems(names)
+            self.reference.setCurrentIndex(state.reference)
+        self.remove_button.setEnabled(len(names) > 1)
+
+    def _on_list_current_row_changed(self, row: int) -> None:
+        if row >= 0:
+            self.view_model.select(row)
+
+    def _on_list_item_changed(self, item: QListWidgetItem) -> None:
+        self.message.setText(self.view_model.rename(self.list.row(item), item.text()) or "")
+        self.show_state(self.view_model.state)
+
+    def _on_add_button_clicked(self) -> None:
+        self.view_model.add_build()
+
+    def _on_duplicate_button_clicked(self) -> None:
+        self.view_model.duplicate(max(self.list.currentRow(), 0))
+
+    def _on_remove_button_clicked(self) -> None:
+        self.message.setText(self.view_model.remove(max(self.list.currentRow(), 0)) or "")
+
+    def _on_reference_current_index_changed(self, index: int) -> None:
+        if index >= 0:
+            self.view_model.set_reference(index)
+
+
+class CompareTable(QTableWidget):
+    """One column per build, one row per figure; best value per row highlighted."""
+
+    def show_state(self, state: ComparisonState) -> None:
+        rows, names = state.rows, state.names
+        self.setRowCount(len(rows))
+        self.setColumnCount(len(names))
+        self.setHorizontalHeaderLabels(
+            [f"{n}\n(reference)" if i == state.reference else n for i, n in enumerate(names)]
+        )
+        self.setVerticalHeaderLabels([r.label for r in rows])
+        for r, row in enumerate(rows):
+            best = row.best()
+            for c in range(len(names)):
+                self.setItem(r, c, _cell(row, c, state.reference, c in best))
+
+    def best_columns(self, key: str) -> set[int]:
+        """Columns highlighted in the row ``key`` (for tests and accessibility)."""
+        for r in range(self.rowCount()):
+            item = self.item(r, 0)
+            if item is not None and item.data(Qt.ItemDataRole.UserRole) == key:
+                cells = [(c, self.item(r, c)) for c in range(self.columnCount())]
+                return {c for c, cell in cells if cell is not None and cell.font().bold()}
+        return set()
+
+
+def _cell(row: CompareRow, column: int, reference: int, best: bool) -> QTableWidgetItem:
+    text = row.texts[column]
+    delta = row.delta_text(column, reference)
+    item = QTableWidgetItem(f"{text}  ({delta})" if delta else text)
+    item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    item.setData(Qt.ItemDataRole.UserRole, row.key)
+    if best:
+        font = QFont()
+        font.setBold(True)
+        item.setFont(font)
+        item.setBackground(QBrush(BEST_BACKGROUND))
+        item.setForeground(QBrush(BEST_FOREGROUND))
+        item.setToolTip("best of the builds")
+    return item
+
+
+class ComparePanel(QWidget):
+    def __init__(self, view_model: ComparisonViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view_model = view_model
+        self.builds = CompareBuildsList(view_model)
+        self.table = CompareTable()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.charts = CompareChartsGrid()
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        left = QSplitter(Qt.Orientation.Vertical)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.builds)
+        table_box = QWidget()
+        table_column = QVBoxLayout(table_box)
+        table_column.setContentsMargins(0, 0, 0, 0)
+        table_column.addWidget(self.table, 1)
+        table_column.addWidget(self.note)
+        top.addWidget(table_box)
+        top.setSizes([220, 900])
+        left.addWidget(top)
+        left.addWidget(self.charts)
+        left.setSizes([420, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(left)
+        view_model.comparison_changed.connect(self._on_view_model_comparison_changed)
+        self._on_view_model_comparison_changed(view_model.state)
+
+    def _on_view_model_comparison_changed(self, state: ComparisonState) -> None:
+        self.builds.show_state(state)
+        self.table.show_state(state)
+        self.charts.show_state(state)
+        partial = [
+            n for n, a in zip(state.names, state.analyses, strict=True) if not a.cost.complete
+        ]
+        self.note.setText(
+            "Best value per row in bold green; deltas in brackets are against the reference. "
+            + (
+                f"Costs marked ≥ are lower bounds (some parts have no price): {', '.join(partial)}."
+                if partial
+                else ""
+            )
+        )
+
+    def set_theme(self, theme: str) -> None:
+        self.charts.set_theme(theme)

@@ -1,0 +1,98 @@
+"""File → Export build sheet… (Ctrl+E): the window's builds as a PDF.
+
+One build exports in about a third of a second and a three-build comparison in
+about one (``benchmarks/bench_pdf.py``), so the export runs in the GUI thread
+under a wait cursor; the chart widgets it draws with must live there anyway.
+"""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QLocale, QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from core.errors import RigForgeError
+from gui.pdf import BuildSheet, export_sheet, sheet_from_builds
+
+if TYPE_CHECKING:
+    from gui.views.main_window import MainWindow
+
+FILTERS = {"PDF, A4 (*.pdf)": "a4", "PDF, US Letter (*.pdf)": "letter"}
+
+
+def default_paper() -> str:
+    """Letter where the locale measures in US units, A4 elsewhere."""
+    us = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
+    return "letter" if us else "a4"
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+
+
+class ExportActions(QObject):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.export_action = QAction("&Export Build Sheet…", window)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.setStatusTip("Write the build(s), checks and charts to a PDF")
+        self.export_action.triggered.connect(self._on_export_action_triggered)
+
+    def install(self, menu: QMenu) -> None:
+        menu.addAction(self.export_action)
+        menu.addSeparator()
+
+    def _on_export_action_triggered(self) -> None:
+        self.export_dialog()
+
+    def export_dialog(self) -> None:
+        document = self._window.document
+        stem = document.path.stem if document.path else "build-sheet"
+        start = str((document.path.parent if document.path else Path.home()) / f"{stem}.pdf")
+        filters = list(FILTERS)
+        if default_paper() == "letter":
+            filters.reverse()
+        name, chosen = QFileDialog.getSaveFileName(
+            self._window, "Export Build Sheet", start, ";;".join(filters), filters[0]
+        )
+        if name:
+            path = Path(name) if name.lower().endswith(".pdf") else Path(name + ".pdf")
+            self.export_to(path, FILTERS.get(chosen, default_paper()))
+
+    def sheet(self) -> BuildSheet:
+        """The window's builds (the one on screen first), as the window analyses them."""
+        window = self._window
+        vm, document = window.analysis_view_model, window.document
+        builds = document.builds
+        return sheet_from_builds(
+            builds,
+            vm.workload,
+            vm.settings,
+            vm.catalog,
+            baseline=document.baseline if len(builds) > 1 else 0,
+            title=document.title,
+            notes=document.notes,
+            author=_login_name(),
+            workload_origin="the workload editor",
+            money=window.settings_view_model.settings.money,
+        )
+
+    def export_to(self, path: Path, paper: str = "a4") -> bool:
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            export_sheet(path, self.sheet(), paper)
+        except RigForgeError as error:
+            QGuiApplication.restoreOverrideCursor()
+            self._window.file_actions.show_error("Cannot export the build sheet", str(error))
+            return False
+        QGuiApplication.restoreOverrideCursor()
+        self._window.statusBar().showMessage(f"Exported the build sheet to {path}", 8000)
+        return True

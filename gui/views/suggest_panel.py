@@ -1,0 +1,207 @@
+"""The Suggest tab: the optimizer behind a form, with progress, cancel and "open as build"."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.models.settings import CIRCUITS
+from core.models.suggest import PlatformFamily, SuggestRequest, SuggestResult
+from core.text.compare import skipped_summary
+from core.text.cost import reason_text, suggest_lines
+from core.text.parts import fmt_usd
+from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
+from gui.charts.export_menu import add_export_menu
+from gui.viewmodels.suggest import SuggestViewModel
+
+COLUMNS = ("Cost", "Throughput", "Cost per unit", "Wall", "Build", "Why")
+
+
+class SuggestPanel(QWidget):
+    def __init__(self, view_model: SuggestViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view_model = view_model
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(500, 1_000_000)
+        self.budget.setSingleStep(1000)
+        self.budget.setPrefix("$")
+        self.budget.setDecimals(0)
+        self.max_gpus = QSpinBox()
+        self.max_gpus.setRange(1, 8)
+        self.platform = QComboBox()
+        self.platform.addItems(list(get_args(PlatformFamily)))
+        self.circuit = QComboBox()
+        self.circuit.addItem("the settings' circuit", None)
+        for circuit_id in CIRCUITS:
+            self.circuit.addItem(circuit_id, circuit_id)
+        self.max_wall = QSpinBox()
+        self.max_wall.setRange(0, 20_000)
+        self.max_wall.setSingleStep(100)
+        self.max_wall.setSpecialValueText("no limit")
+        self.max_wall.setSuffix(" W")
+        self.vram_fit = QCheckBox("the model must fit in VRAM")
+        self.front_size = QSpinBox()
+        self.front_size.setRange(1, 100)
+        self.workload_label = QLabel()
+        self.workload_label.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Workload", self.workload_label)
+        form.addRow("Budget", self.budget)
+        form.addRow("At most GPUs", self.max_gpus)
+        form.addRow("Platform", self.platform)
+        form.addRow("Circuit", self.circuit)
+        form.addRow("Wall power at most", self.max_wall)
+        form.addRow("", self.vram_fit)
+        form.addRow("Builds on the front", self.front_size)
+        self.search_button = QPushButton("Search")
+        self.cancel_button = QPushButton("Cancel")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.search_button)
+        buttons.addWidget(self.cancel_button)
+        self.summary = QLabel("Set a budget and constraints, then Search.")
+        self.summary.setWordWrap(True)
+        side = QWidget()
+        column = QVBoxLayout(side)
+        column.addLayout(form)
+        column.addLayout(buttons)
+        column.addWidget(self.progress)
+        column.addWidget(self.summary, 1)
+        self.chart = CompareScatterChart("Suggested builds: throughput vs total cost")
+        add_export_menu(self.chart)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.open_button = QPushButton("Open as build")
+        self.open_button.setToolTip("Add the selected build to the comparison and edit it")
+        results = QWidget()
+        results_column = QVBoxLayout(results)
+        results_column.setContentsMargins(0, 0, 0, 0)
+        results_column.addWidget(self.chart, 3)
+        results_column.addWidget(self.table, 2)
+        results_column.addWidget(self.open_button)
+        splitter = QSplitter()
+        splitter.addWidget(side)
+        splitter.addWidget(results)
+        splitter.setSizes([380, 1200])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+        self._show_request(view_model.request)
+        self._on_view_model_running_changed(False)
+        self._on_analysis_workload_changed(view_model.analysis_view_model.workload)
+        self.search_button.clicked.connect(self._on_search_button_clicked)
+        self.cancel_button.clicked.connect(self.view_model.cancel)
+        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.table.itemSelectionChanged.connect(self._on_table_item_selection_changed)
+        view_model.running_changed.connect(self._on_view_model_running_changed)
+        view_model.progress_changed.connect(self._on_view_model_progress_changed)
+        view_model.result_changed.connect(self._on_view_model_result_changed)
+        view_model.failed.connect(self._on_view_model_failed)
+        view_model.analysis_view_model.workload_changed.connect(self._on_analysis_workload_changed)
+
+    def _show_request(self, r: SuggestRequest) -> None:
+        self.budget.setValue(r.budget_usd)
+        self.max_gpus.setValue(r.max_gpus)
+        self.platform.setCurrentText(r.platform)
+        self.circuit.setCurrentIndex(max(self.circuit.findData(r.circuit), 0))
+        self.max_wall.setValue(int(r.max_wall_w or 0))
+        self.vram_fit.setChecked(r.require_vram_fit)
+        self.front_size.setValue(r.front_size)
+
+    def request(self) -> SuggestRequest:
+        return self.view_model.request.model_copy(
+            update={
+                "budget_usd": self.budget.value(),
+                "max_gpus": self.max_gpus.value(),
+                "platform": self.platform.currentText(),
+                "circuit": self.circuit.currentData(),
+                "max_wall_w": float(self.max_wall.value()) or None,
+                "require_vram_fit": self.vram_fit.isChecked(),
+                "front_size": self.front_size.value(),
+            }
+        )
+
+    def _on_search_button_clicked(self) -> None:
+        self.summary.setText("Searching…")
+        self.view_model.start(self.request())
+
+    def _on_open_button_clicked(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.view_model.open_as_build(rows[0].row())
+
+    def _on_table_item_selection_changed(self) -> None:
+        self.open_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+
+    def _on_view_model_running_changed(self, running: bool) -> None:
+        self.search_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+
+    def _on_view_model_progress_changed(self, share: float) -> None:
+        self.progress.setValue(round(share * 100))
+
+    def _on_view_model_failed(self, message: str) -> None:
+        self.summary.setText(f"The search failed: {message}")
+
+    def _on_analysis_workload_changed(self, workload: object) -> None:
+        name = getattr(workload, "name", "")
+        self.workload_label.setText(f"{name} (edit it in the Build tab)")
+
+    def _on_view_model_result_changed(self, result: SuggestResult) -> None:
+        lines = suggest_lines(result)
+        head = [line for line in lines[:4] if not line.startswith(("*", " "))]
+        why_empty = skipped_summary(
+            result.evaluated, result.skipped.unpriced, len(result.unpriced_part_ids)
+        )
+        self.summary.setText("\n\n".join([*head, why_empty] if why_empty else head))
+        front = result.front
+        unit = front[0].unit if front else ""
+        best = next((i for i, s in enumerate(front) if result.best == s), None)
+        self.chart.set_points(
+            tuple(
+                ScatterPoint(f"{s.build.gpu_count}× {s.build.gpu.name}", s.cost_usd, s.throughput)
+                for s in front
+            ),
+            tuple(range(len(front))),
+            unit,
+            highlight=best,
+        )
+        self.table.setRowCount(len(front))
+        for r, s in enumerate(front):
+            b = s.build
+            cells = (
+                fmt_usd(s.cost_usd),
+                f"{s.throughput:,.1f} {s.unit}",
+                f"${s.usd_per_unit:,.2f}" + (" (best)" if r == best else ""),
+                f"{s.wall_w:,.0f} W",
+                f"{b.gpu_count}× {b.gpu.name}, {b.cpu.name}, {b.motherboard.name}",
+                "; ".join(reason_text(x) for x in s.reasons),
+            )
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.open_button.setEnabled(False)

@@ -1,0 +1,113 @@
+"""The Compare tab: several builds side by side, the scatter with its Pareto front, edits."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.calc.suggest_rank import pareto_indices
+from gui.app import create_main_window
+from gui.charts.export_menu import export_chart
+from gui.views.main_window import MainWindow
+
+EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "three-way-comparison.json"
+
+
+@pytest.fixture
+def window(qapp: object, tmp_path: Path) -> Iterator[MainWindow]:
+    from PySide6.QtCore import QSettings
+
+    store = QSettings(str(tmp_path / "store.ini"), QSettings.Format.IniFormat)
+    window = create_main_window(
+        store=store, autosave_dir=tmp_path / "autosave", settings_path=tmp_path / "s.json"
+    )
+    assert window.document.open_path(EXAMPLE) is None
+    yield window
+    # closed here rather than by qtbot, whose teardown would meet the unsaved-changes prompt
+    window.document.set_dirty(False)
+    window.close()
+    window.deleteLater()
+
+
+def test_three_builds_fill_table_and_scatter(window: MainWindow) -> None:
+    panel = window.workspace.compare_panel
+    names = [b.name for b in window.document.builds]
+    assert len(names) == 3
+    table = panel.table
+    assert table.columnCount() == 3
+    headers = [table.horizontalHeaderItem(c).text().split("\n")[0] for c in range(3)]
+    assert headers == names
+    assert table.rowCount() >= 10
+    assert len(panel.charts.scatter.points.points()) == 3
+    assert [p.label for p in panel.charts.scatter.shown_points] == names
+    assert panel.builds.list.count() == 3
+    assert len(panel.charts.cost_bars.shown) == 3
+
+
+def test_pareto_front_matches_core(window: MainWindow) -> None:
+    state = window.workspace.comparison.state
+    cost = np.array([a.cost.total_usd for a in state.analyses])
+    thr = np.array([a.throughput.total_throughput for a in state.analyses])
+    assert list(state.front) == pareto_indices(cost, thr)
+    chart = window.workspace.compare_panel.charts.scatter
+    xs, ys = chart.front_curve.getData()
+    assert list(xs) == sorted(cost[list(state.front)])
+    assert set(ys) == set(thr[list(state.front)])
+    # the best cost row is highlighted on the cheapest build
+    best = window.workspace.compare_panel.table.best_columns("cost")
+    assert best == {int(np.argmin(cost))}
+
+
+def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:
+    comparison = window.workspace.comparison
+    panel = window.workspace.compare_panel
+    comparison.select(2)
+    assert window.analysis_view_model.build == window.document.builds[2]
+    before = comparison.state.analyses[2].throughput.total_throughput
+    others = comparison.state.analyses[:2]
+    count = window.analysis_view_model.build.gpu_count
+    assert window.analysis_view_model.set_value("gpu_count", count - 2) is None
+    state = comparison.state
+    after = state.analyses[2].throughput.total_throughput
+    assert after < before
+    assert state.analyses[:2] == others
+    row = next(
+        r for r in range(panel.table.rowCount()) if panel.table.item(r, 0).data(256) == "gpus"
+    )
+    assert panel.table.item(row, 2).text().startswith(f"{count - 2} ×")
+    points = panel.charts.scatter.shown_points
+    assert points[2].throughput == pytest.approx(after)
+
+
+def test_duplicate_remove_and_save_keep_all_builds(window: MainWindow, tmp_path: Path) -> None:
+    comparison = window.workspace.comparison
+    index = comparison.duplicate(0)
+    assert index == 1 and len(window.document.builds) == 4
+    assert window.document.builds[1].name.endswith("(copy)")
+    assert window.analysis_view_model.build == window.document.builds[1]
+    assert window.workspace.compare_panel.table.columnCount() == 4
+    assert comparison.remove(3) is None
+    assert len(window.document.builds) == 3
+    assert window.document.save_as(tmp_path / "out.json") is None
+    assert window.document.open_path(tmp_path / "out.json") is None
+    assert len(window.document.builds) == 3
+    assert window.document.builds[1].name.endswith("(copy)")
+
+
+def test_workload_change_re_evaluates_every_build(window: MainWindow) -> None:
+    comparison = window.workspace.comparison
+    before = [a.throughput.total_throughput for a in comparison.state.analyses]
+    vm = window.analysis_view_model
+    assert vm.edit_workload("batch", {"batch_size": vm.workload.batch_size // 2}) is None
+    after = [a.throughput.total_throughput for a in comparison.state.analyses]
+    assert all(a != b for a, b in zip(after, before, strict=True))
+    assert all(a.workload == vm.workload for a in comparison.state.analyses)
+
+
+def test_charts_save_as_png_and_svg(window: MainWindow, tmp_path: Path) -> None:
+    charts = window.workspace.compare_panel.charts
+    png = export_chart(charts.cost_bars, tmp_path / "bars.png")
+    svg = export_chart(charts.scatter, tmp_path / "scatter.svg")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert "<svg" in svg.read_text()

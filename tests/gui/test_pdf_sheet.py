@@ -1,0 +1,154 @@
+"""The PDF build sheet: its text carries the app's figures, every part and check, charts."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pytestqt.qtbot import QtBot
+
+from core.catalog import load_catalog
+from core.errors import RigForgeError
+from core.files.io import parse_document
+from core.text.checks import render_reason
+from core.text.summary import cost_per_unit_figure, summary_figures
+from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_builds
+from gui.pdf.model import usd
+from gui.viewmodels.analysis import default_workload
+
+
+def _example(name: str) -> BuildSheet:
+    catalog = load_catalog()
+    data = resources.files("resources.examples").joinpath(name).read_bytes()
+    opened = parse_document(data, catalog)
+    return sheet_from_builds(
+        opened.builds, default_workload(), opened.settings, catalog, title=opened.title
+    )
+
+
+def _text(data: bytes) -> tuple[str, PdfReader]:
+    reader = PdfReader(io.BytesIO(data))
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    return " ".join(text.split()), reader
+
+
+@pytest.fixture(scope="module")
+def single() -> BuildSheet:
+    return _example("single-rtx-4090.json")
+
+
+def test_sheet_text_has_the_apps_figures_parts_and_checks(qtbot: QtBot, single: BuildSheet) -> None:
+    text, reader = _text(render_pdf(single))
+    b = single.builds[0]
+    a = b.analysis
+    assert a.throughput is not None and a.vram is not None
+    for figure in summary_figures(a, b.power, b.cost, usd):
+        assert figure.value in text, figure.title
+    assert f"{a.throughput.total_throughput:,.0f} {a.throughput.unit}" in text
+    assert f"{a.vram.total_gib:.2f}" in text
+    assert f"{b.power.steady_dc_w:,.0f} W" in text
+    assert b.power.wall_w is not None and f"{b.power.wall_w:,.0f} W" in text
+    for line in b.cost.lines:
+        part = next(p for _q, p in _parts(single) if p.id == line.part_id)
+        assert " ".join(part.name.split()) in text
+    for check in a.checks:
+        assert check.id in text.replace(" ", "") or check.id in text
+        assert " ".join(render_reason(check).split())[:40] in text, check.id
+    assert 2 <= len(reader.pages) <= 10
+    assert text.rstrip().endswith(str(len(reader.pages)))  # page number on the last page
+
+
+def _images(reader: PdfReader) -> list[int]:
+    """Pixel widths of the image XObjects on all pages."""
+    widths = []
+    for page in reader.pages:
+        xobjects = page["/Resources"].get("/XObject", {})
+        for ref in xobjects.values():
+            obj = ref.get_object()
+            if obj.get("/Subtype") == "/Image":
+                widths.append(int(obj["/Width"]))
+    return widths
+
+
+def _parts(sheet: BuildSheet) -> list[tuple[int, object]]:
+    from core.text.parts import bill_of_materials
+
+    return list(bill_of_materials(sheet.builds[0].analysis.build))  # type: ignore[arg-type]
+
+
+def test_unpriced_parts_show_unknown_and_lower_bounds(qtbot: QtBot, single: BuildSheet) -> None:
+    a = single.builds[0].analysis
+    assert a.cost.unpriced_part_ids, "the example is meant to have unpriced parts"
+    text, _ = _text(render_pdf(single))
+    assert "unknown" in text
+    assert f"≥ ${a.cost.total_usd:,.0f}" in text
+    assert cost_per_unit_figure(a, usd).value.startswith("≥")
+    assert cost_per_unit_figure(a, usd).value in text
+    assert "Unpriced parts" in text
+
+
+def test_sheet_embeds_chart_images_and_fonts(qtbot: QtBot, single: BuildSheet) -> None:
+    _, reader = _text(render_pdf(single))
+    images = _images(reader)
+    assert len(images) >= 2  # VRAM and power (one GPU: no scaling curve)
+    assert all(width >= 1200 for width in images)  # twice the printed pixel width: crisp
+    fonts = {
+        str(font.get_object().get("/BaseFont"))
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert any("DejaVu" in f for f in fonts)
+
+
+def test_comparison_has_a_section_per_build_and_the_cost_chart(qtbot: QtBot) -> None:
+    sheet = _example("three-way-comparison.json")
+    data = render_pdf(sheet, "letter")
+    text, reader = _text(data)
+    assert "Comparison" in text
+    for b in sheet.builds:
+        assert b.name in text
+        assert cost_per_unit_figure(b.analysis, usd).value in text
+    images = _images(reader)
+    # per build: scaling, VRAM, power; plus the cost-per-throughput bars
+    assert len(images) == 3 * len(sheet.builds) + 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+    assert 3 * len(sheet.builds) <= len(reader.pages) <= 30
+
+
+def test_a4_paper(qtbot: QtBot, single: BuildSheet) -> None:
+    box = PdfReader(io.BytesIO(render_pdf(single, "a4"))).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+
+
+def test_unwritable_path_is_a_clear_error_and_leaves_no_file(
+    qtbot: QtBot, single: BuildSheet, tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-such-folder" / "sheet.pdf"
+    with pytest.raises(RigForgeError, match="cannot write"):
+        export_sheet(missing, single)
+    assert not missing.exists()
+    folder = tmp_path / "a-folder.pdf"
+    folder.mkdir()
+    with pytest.raises(RigForgeError, match="is a folder"):
+        export_sheet(folder, single)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder.pdf"]
+
+
+def test_failed_render_keeps_the_old_file(
+    qtbot: QtBot, single: BuildSheet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "sheet.pdf"
+    target.write_bytes(b"old")
+
+    def broken(*_args: object) -> bytes:
+        raise RigForgeError("the PDF could not be rendered")
+
+    monkeypatch.setattr("gui.pdf.writer.render_pdf", broken)
+    with pytest.raises(RigForgeError):
+        export_sheet(target, single)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
