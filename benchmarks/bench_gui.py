@@ -37,8 +37,10 @@ from gui.app import create_main_window
 SAMPLES = 60
 
 
-def main() -> None:
+def measure() -> dict[str, dict[str, float]]:
+    """Median, p95 and max milliseconds from one edit to the end of its repaint."""
     app = QApplication.instance() or QApplication([])
+    figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         store = QSettings(str(Path(tmp) / "b.ini"), QSettings.Format.IniFormat)
         window = create_main_window(
@@ -55,7 +57,6 @@ def main() -> None:
             "batch size": lambda i: window.workload_editor.batch.setValue(64 + 32 * (i % 4)),
             "undo": lambda _i: vm.undo_stack.undo(),
         }
-        print(f"{'edit':<12}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}")
         for name, edit in edits.items():
             times = []
             for i in range(SAMPLES):
@@ -65,10 +66,20 @@ def main() -> None:
                 app.processEvents()
                 times.append((time.perf_counter() - start) * 1e3)
             times.sort()
-            p95 = times[int(0.95 * (len(times) - 1))]
-            print(f"{name:<12}{statistics.median(times):>10.1f}{p95:>9.1f}{times[-1]:>9.1f}")
+            figures[name] = {
+                "median_ms": round(statistics.median(times), 1),
+                "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
+                "max_ms": round(times[-1], 1),
+            }
         window.document.set_dirty(False)
         window.close()
+    return figures
+
+
+def main() -> None:
+    print(f"{'edit':<12}{'median ms':>10}{'p95 ms':>9}{'max ms':>9}")
+    for name, row in measure().items():
+        print(f"{name:<12}{row['median_ms']:>10.1f}{row['p95_ms']:>9.1f}{row['max_ms']:>9.1f}")
 
 
 if __name__ == "__main__":

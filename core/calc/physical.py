@@ -101,7 +101,7 @@ def physical_checks(
         )
     board_numbers: dict[str, Number] = {
         "gpus": build.gpu_count,
-        "slot_width": width if build.motherboard.slot_positions_sourced else "unknown",
+        "slot_width": width,
         "x16_slots": len(gpu_slots(build.motherboard)),
         "fitting": assignment.gpus_fitting_geometry,
     }
@@ -119,7 +119,11 @@ def physical_checks(
             Check(
                 id="physical.board_slots",
                 severity="pass",
-                reason="gpus_fit_board",
+                reason=(
+                    "gpus_fit_board"
+                    if build.motherboard.slot_positions_sourced
+                    else "gpus_placed_board_spacing_unknown"
+                ),
                 numbers=board_numbers,
             )
         )

@@ -119,6 +119,9 @@ REASONS: dict[str, str] = {
     "gpus_fit_board": (
         "{gpus} card(s) {slot_width} slots wide fit the board's {x16_slots} x16 slots"
     ),
+    "gpus_placed_board_spacing_unknown": (
+        "{gpus} card(s) placed in the board's {x16_slots} x16 slots (slot spacing not sourced)"
+    ),
     "gpus_do_not_fit_board": (
         "Only {fitting} of {gpus} cards {slot_width} slots wide fit the board's "
         "{x16_slots} x16 slots"

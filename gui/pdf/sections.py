@@ -131,7 +131,7 @@ def checks_html(b: SheetBuild) -> str:
                 render_fix(check.fix) if check.fix is not None else "",
             ]
         )
-    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("9%", "17%", "46%", "28%"))
+    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("11%", "22%", "41%", "26%"))
 
 
 def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool) -> str:

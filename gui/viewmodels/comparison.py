@@ -75,6 +75,8 @@ class ComparisonViewModel(QObject):
         self._cache: list[tuple[Build, Analysis, PowerBudget]] = []
         self._cache_key: tuple[Workload, AnalysisSettings] | None = None
         self._reference = self.document.baseline
+        self._active = True
+        self._stale = False
         self._state = self._compute()
         analysis.analysis_changed.connect(self._on_analysis_changed)
         self.document.builds_changed.connect(self._on_document_builds_changed)
@@ -117,7 +119,20 @@ class ComparisonViewModel(QObject):
             reference=self._reference,
         )
 
+    def set_active(self, active: bool) -> None:
+        """Recompute on edits only while a view shows the comparison; catch up when shown.
+
+        Editing the shown build then costs one analysis, not one per build.
+        """
+        self._active = active
+        if active and self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
+        if not self._active:
+            self._stale = True
+            return
+        self._stale = False
         state = self._compute()
         if state != self._state:
             self._state = state

@@ -40,6 +40,8 @@ class WorkspaceTabs(QTabWidget):
             shortcut.activated.connect(lambda i=index: self.setCurrentIndex(i))
             self.setTabToolTip(index, f"Ctrl+{index + 1}")
         self.suggest.build_opened.connect(self._on_suggest_build_opened)
+        self.currentChanged.connect(self._on_current_changed)
+        self._on_current_changed(self.currentIndex())
         self._watching_window = False
         if settings is not None:
             settings.settings_changed.connect(self._on_settings_changed)
@@ -48,6 +50,9 @@ class WorkspaceTabs(QTabWidget):
     def _on_settings_changed(self, settings: AppSettings) -> None:
         self.compare_panel.set_theme(settings.theme)
         self.suggest_panel.chart.set_theme(settings.theme)
+
+    def _on_current_changed(self, index: int) -> None:
+        self.comparison.set_active(index != BUILD_TAB)
 
     def _on_suggest_build_opened(self, _index: int) -> None:
         self.setCurrentIndex(BUILD_TAB)

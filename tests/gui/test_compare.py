@@ -10,6 +10,7 @@ from core.calc.suggest_rank import pareto_indices
 from gui.app import create_main_window
 from gui.charts.export_menu import export_chart
 from gui.views.main_window import MainWindow
+from gui.views.workspace_tabs import BUILD_TAB, COMPARE_TAB
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "three-way-comparison.json"
 
@@ -23,6 +24,7 @@ def window(qapp: object, tmp_path: Path) -> Iterator[MainWindow]:
         store=store, autosave_dir=tmp_path / "autosave", settings_path=tmp_path / "s.json"
     )
     assert window.document.open_path(EXAMPLE) is None
+    window.workspace.setCurrentIndex(COMPARE_TAB)  # the comparison follows edits while shown
     yield window
     # closed here rather than by qtbot, whose teardown would meet the unsaved-changes prompt
     window.document.set_dirty(False)
@@ -78,6 +80,18 @@ def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:
     assert panel.table.item(row, 2).text().startswith(f"{count - 2} ×")
     points = panel.charts.scatter.shown_points
     assert points[2].throughput == pytest.approx(after)
+
+
+def test_hidden_comparison_catches_up_when_shown(window: MainWindow) -> None:
+    comparison = window.workspace.comparison
+    comparison.select(1)
+    before = comparison.state.analyses[1].build.gpu_count
+    window.workspace.setCurrentIndex(BUILD_TAB)
+    assert window.analysis_view_model.set_value("gpu_count", before + 1) is None
+    # While the Build tab shows, an edit costs one analysis: the comparison waits.
+    assert comparison.state.analyses[1].build.gpu_count == before
+    window.workspace.setCurrentIndex(COMPARE_TAB)
+    assert comparison.state.analyses[1].build.gpu_count == before + 1
 
 
 def test_duplicate_remove_and_save_keep_all_builds(window: MainWindow, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from gui.app import create_main_window
 from gui.viewmodels.suggest import SuggestViewModel
 from gui.views.main_window import MainWindow
 from gui.views.suggest_panel import SuggestPanel
+from gui.views.workspace_tabs import SUGGEST_TAB
 
 PRICES = {
     "corsair-vengeance-ddr5-5600-2x32gb": 180.0,
@@ -37,6 +38,7 @@ def window(qapp: object, tmp_path: Path) -> Iterator[MainWindow]:
     window = create_main_window(
         store=store, autosave_dir=tmp_path / "autosave", settings_path=tmp_path / "s.json"
     )
+    window.workspace.setCurrentIndex(SUGGEST_TAB)
     yield window
     # closed here rather than by qtbot, whose teardown would meet the unsaved-changes prompt
     window.document.set_dirty(False)
