@@ -5,9 +5,7 @@ Signals emitted here are queued to receivers in the GUI thread.
 
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Signal
 
 from core.calc.suggest import suggest
 from core.catalog import Catalog
@@ -15,9 +13,10 @@ from core.errors import RigForgeError
 from core.models.settings import AnalysisSettings
 from core.models.suggest import SuggestRequest
 from core.models.workload import Workload
+from gui.workers.base import CancellableWorker
 
 
-class SuggestWorker(QThread):
+class SuggestWorker(CancellableWorker):
     progress = Signal(float)
     """Share done, 0..1."""
     found = Signal(object)
@@ -34,14 +33,6 @@ class SuggestWorker(QThread):
         super().__init__()
         self.workload, self.request = workload, request
         self.catalog, self.settings = catalog, settings
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancel.is_set()
 
     def run(self) -> None:
         try:

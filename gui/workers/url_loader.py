@@ -8,15 +8,14 @@ in the GUI thread.
 
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Signal
 
 from core.errors import FetchError
 from core.files.fetch import FetchLimits, fetch
+from gui.workers.base import CancellableWorker
 
 
-class UrlLoader(QThread):
+class UrlLoader(CancellableWorker):
     progress = Signal(int, int)
     """Bytes received and the total (``-1`` when the server did not say)."""
     loaded = Signal(bytes)
@@ -27,14 +26,6 @@ class UrlLoader(QThread):
         super().__init__()
         self.url = url
         self.limits = limits or FetchLimits()
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancel.is_set()
 
     def run(self) -> None:
         try:
