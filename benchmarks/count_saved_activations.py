@@ -3,8 +3,8 @@
 NOT a test and not imported by tests: it needs ``torch`` (not a project dependency).
 Run it in a throwaway venv outside the repository, e.g.::
 
-    python -m venv /tmp/vramenv && /tmp/vramenv/bin/pip install torch==2.13.0
-    /tmp/vramenv/bin/python benchmarks/count_saved_activations.py [preset-id ...]
+    python -m venv .torch-venv && .torch-venv/bin/pip install torch==2.13.0
+    .torch-venv/bin/python benchmarks/count_saved_activations.py [preset-id ...]
 
 Method: each network is written as an ``nn.Module`` from the architecture source named
 in its preset's ``sources`` (the same definitions used for ``op_mix``), put in training

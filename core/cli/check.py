@@ -46,8 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--electricity-price",
         type=float,
-        default=0.15,
-        help="electricity price per kWh in USD (default 0.15)",
+        default=AnalysisSettings().electricity_usd_per_kwh,
+        help="electricity price per kWh in USD (default: US residential average, EIA 2024)",
     )
 
 

@@ -58,8 +58,10 @@ class AnalysisSettings(Frozen):
     """Settings that change analysis results (not display preferences)."""
 
     circuit: CircuitId = "us-120v-15a"
-    electricity_usd_per_kwh: Annotated[float, Field(ge=0, le=10)] = 0.15
-    """Price of a kWh. The default is a placeholder: users set their own tariff."""
+    electricity_usd_per_kwh: Annotated[float, Field(ge=0, le=10)] = 0.1688
+    """Price of a kWh. Default: the US residential average for April 2024, 16.88 ¢/kWh
+    (Source: U.S. EIA, Electricity Monthly Update, end use, released 2024-06-26,
+    eia.gov/electricity/monthly/update/end-use.php); set your own tariff in Settings."""
     utilization: Annotated[float, Field(ge=0, le=1)] = 0.5
     """Share of the year the machine runs its workload at full draw."""
 
