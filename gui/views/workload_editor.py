@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import RigForgeError
-from core.models.workload import Workload
+from core.models.workload import Architecture, Workload
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
 from gui.viewmodels.analysis import AnalysisViewModel
@@ -61,6 +61,10 @@ def _spin(minimum: int, maximum: int, tip: str, special: str = "") -> QSpinBox:
     if special:
         spin.setSpecialValueText(special)
     return spin
+
+
+def _starting_decoder() -> Architecture:
+    return next(p.architecture for p in load_presets() if p.id == "llama-2-7b")
 
 
 class WorkloadEditorPanel(QWidget):
@@ -206,6 +210,9 @@ class WorkloadEditorPanel(QWidget):
         if w.target is not None:
             target_kind = "epochs" if w.target.epochs is not None else "tokens"
             target_value = w.target.epochs or w.target.tokens or 0.0
+        # A non-transformer preset has no decoder sizes: the custom-model fields then start
+        # from a real decoder (the Llama-2 7B preset) rather than meaningless minimums.
+        sizes = arch if arch.is_transformer else _starting_decoder()
         widgets: list[tuple[Any, Any]] = [
             (self.task, w.task),
             (self.precision, w.precision),
@@ -220,10 +227,10 @@ class WorkloadEditorPanel(QWidget):
             (self.dataset, w.dataset_samples or 0),
             (self.bytes_per_sample, w.bytes_per_sample or 0.0),
             (self.target_value, target_value),
-            (self.custom_layers, arch.layers or 1),
-            (self.custom_hidden, arch.hidden_size or 64),
-            (self.custom_heads, arch.heads or 1),
-            (self.custom_vocab, arch.vocab_size or 256),
+            (self.custom_layers, sizes.layers or 1),
+            (self.custom_hidden, sizes.hidden_size or 64),
+            (self.custom_heads, sizes.heads or 1),
+            (self.custom_vocab, sizes.vocab_size or 256),
             (self.preset, None),
         ]
         for widget, value in widgets:
