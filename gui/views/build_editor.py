@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -18,25 +16,8 @@ from PySide6.QtWidgets import (
 from core.models.build import MAX_GPUS, Build, DriveSelection
 from gui.viewmodels.analysis import AnalysisViewModel
 from gui.views.custom_part_dialog import CustomPartDialog
+from gui.views.editor_widgets import compact_form, spin_box
 from gui.views.part_picker import PartPicker
-
-
-def _spin(minimum: int, maximum: int, tip: str, suffix: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(minimum, maximum)
-    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
-    spin.setSuffix(suffix)
-    spin.setToolTip(tip)
-    spin.setMinimumWidth(48)  # the range's widest text would widen the whole column
-    return spin
-
-
-def _form() -> QFormLayout:
-    form = QFormLayout()
-    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-    form.setContentsMargins(6, 4, 6, 4)
-    form.setVerticalSpacing(4)
-    return form
 
 
 class BuildEditorPanel(QWidget):
@@ -51,13 +32,15 @@ class BuildEditorPanel(QWidget):
             "psu": PartPicker("psu", optional=True, none_text="none (size it for me)"),
             "case": PartPicker("case", optional=True, none_text="no case (open frame)"),
         }
-        self.gpu_count = _spin(1, MAX_GPUS, "Number of GPUs (1–8 in a tower, more in servers)")
-        self.power_limit = _spin(0, 1500, "Per-GPU power limit; 0 runs at board power", " W")
+        self.gpu_count = spin_box(1, MAX_GPUS, "Number of GPUs (1–8 in a tower, more in servers)")
+        self.power_limit = spin_box(
+            0, 1500, "Per-GPU power limit; 0 runs at board power", suffix=" W"
+        )
         self.power_limit.setSpecialValueText("board power")
         self.power_limit.setSingleStep(10)
-        self.nvlink = _spin(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
-        self.memory_kits = _spin(1, 16, "Memory kits of this model")
-        self.psu_count = _spin(1, 4, "Power supplies")
+        self.nvlink = spin_box(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
+        self.memory_kits = spin_box(1, 16, "Memory kits of this model")
+        self.psu_count = spin_box(1, 4, "Power supplies")
         self.size_psu_button = QPushButton("Size the PSU for me")
         self.size_psu_button.setToolTip(
             "Pick the smallest catalog PSU with ≥ 20 % steady headroom, the GPU spike "
@@ -81,7 +64,7 @@ class BuildEditorPanel(QWidget):
         self._on_build_changed(view_model.build)
 
     def _layout(self) -> None:
-        gpus = _form()
+        gpus = compact_form()
         gpus.addRow("GPU", self.pickers["gpu"])
         row = QHBoxLayout()
         row.addWidget(self.gpu_count)
@@ -89,7 +72,7 @@ class BuildEditorPanel(QWidget):
         row.addWidget(QLabel("NVLink"))
         row.addWidget(self.nvlink)
         gpus.addRow("Count", row)
-        host = _form()
+        host = compact_form()
         host.addRow("CPU", self.pickers["cpu"])
         host.addRow("Board", self.pickers["motherboard"])
         memory = QHBoxLayout()

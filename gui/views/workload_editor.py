@@ -11,11 +11,9 @@ from PySide6.QtWidgets import (
     QCompleter,
     QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +23,7 @@ from core.models.workload import Architecture, Workload
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
 from gui.viewmodels.analysis import AnalysisViewModel
+from gui.views.editor_widgets import compact_form, spin_box
 
 TASKS = ("training", "lora", "qlora", "inference")
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
@@ -42,25 +41,6 @@ def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(5)
     return combo
-
-
-def _form() -> QFormLayout:
-    form = QFormLayout()
-    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-    form.setContentsMargins(6, 4, 6, 4)
-    form.setVerticalSpacing(4)
-    return form
-
-
-def _spin(minimum: int, maximum: int, tip: str, special: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(minimum, maximum)
-    spin.setKeyboardTracking(False)
-    spin.setToolTip(tip)
-    spin.setMinimumWidth(48)  # the range's widest text would widen the whole column
-    if special:
-        spin.setSpecialValueText(special)
-    return spin
 
 
 def _starting_decoder() -> Architecture:
@@ -93,23 +73,27 @@ class WorkloadEditorPanel(QWidget):
         self.import_button.setToolTip(
             "Read a Hugging Face config.json (Llama, Mistral, Mixtral, GPT-2, BERT) offline"
         )
-        self.custom_layers = _spin(1, 256, "Transformer layers (decoder, Llama-style)")
-        self.custom_hidden = _spin(64, 65536, "Hidden size")
+        self.custom_layers = spin_box(1, 256, "Transformer layers (decoder, Llama-style)")
+        self.custom_hidden = spin_box(64, 65536, "Hidden size")
         self.custom_hidden.setSingleStep(256)
-        self.custom_heads = _spin(1, 512, "Attention heads")
-        self.custom_vocab = _spin(256, 1_000_000, "Vocabulary size")
+        self.custom_heads = spin_box(1, 512, "Attention heads")
+        self.custom_vocab = spin_box(256, 1_000_000, "Vocabulary size")
         self.custom_apply = QPushButton("Use these sizes")
         self.task = _combo(TASKS, "Full training, LoRA/QLoRA fine-tuning, or inference")
         self.precision = _combo(PRECISIONS, "Compute precision (fp16/bf16 = mixed precision)")
-        self.batch = _spin(1, 65536, "Per-GPU micro-batch size")
-        self.seq_len = _spin(0, 1_048_576, "Tokens per sequence (0 = model default)", "default")
+        self.batch = spin_box(1, 65536, "Per-GPU micro-batch size")
+        self.seq_len = spin_box(
+            0, 1_048_576, "Tokens per sequence (0 = model default)", special="default"
+        )
         self.optimizer = _combo(OPTIMIZERS, "Optimizer (sets optimizer-state bytes per parameter)")
         self.checkpointing = _combo(CHECKPOINTING, "Activation (gradient) checkpointing")
         self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
-        self.tp_degree = _spin(1, 64, "Tensor-parallel degree")
+        self.tp_degree = spin_box(1, 64, "Tensor-parallel degree")
         self.offload = QCheckBox("offload")
         self.offload.setToolTip("Offload optimizer state and parameters to CPU memory")
-        self.dataset = _spin(0, 2_000_000_000, "Samples in the dataset (0 = unknown)", "unknown")
+        self.dataset = spin_box(
+            0, 2_000_000_000, "Samples in the dataset (0 = unknown)", special="unknown"
+        )
         self.bytes_per_sample = QDoubleSpinBox()
         self.bytes_per_sample.setRange(0, 1e9)
         self.bytes_per_sample.setDecimals(0)
@@ -130,7 +114,7 @@ class WorkloadEditorPanel(QWidget):
         self._on_view_model_workload_changed(view_model.workload)
 
     def _layout(self) -> None:
-        model = _form()
+        model = compact_form()
         model.addRow("Model", self.preset)
         model.addRow("", self.import_button)
         sizes = QHBoxLayout()
@@ -141,7 +125,7 @@ class WorkloadEditorPanel(QWidget):
         vocab.addWidget(self.custom_vocab)
         vocab.addWidget(self.custom_apply)
         model.addRow("Vocabulary", vocab)
-        run = _form()
+        run = compact_form()
         pair = QHBoxLayout()
         pair.addWidget(self.task)
         pair.addWidget(self.precision)
