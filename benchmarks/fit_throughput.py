@@ -42,6 +42,7 @@ PARAMS: tuple[tuple[str, float, float], ...] = (
     ("amp_activation_bytes", 2.0, 4.0),
     ("elementwise_bytes_per_activation", 0.5, 100.0),
     ("gemm_half_width", 1.0, 5000.0),
+    ("elementwise_alu_flops", 0.01, 1000.0),
     ("score_bytes", 0.1, 200.0),
     ("kernel_s_per_layer", 1e-7, 2e-4),
     ("launch_s_per_layer", 1e-7, 5e-4),

@@ -33,6 +33,9 @@ class ThroughputConstants(Frozen):
     """Fraction of peak DRAM bandwidth reached by elementwise and weight streaming."""
     elementwise_bytes_per_activation: Annotated[float, Field(gt=0, le=100)]
     """Activation-element passes over DRAM per training step (forward + backward), x bytes."""
+    elementwise_alu_flops: Annotated[float, Field(ge=0, le=1000)] = 0.0
+    """FP32 CUDA-core operations per activation element per training step in elementwise,
+    normalization and softmax kernels (fitted): PyTorch computes these in fp32 (opmath)."""
     amp_activation_bytes: Annotated[float, Field(ge=2, le=4)]
     """Mean bytes per activation element under mixed precision (autocast keeps softmax,
     normalization and reductions in fp32, so between 2 and 4; fitted)."""
@@ -67,21 +70,22 @@ class ThroughputConstants(Frozen):
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.6172,
-    eta_tensor_ampere_ada=0.7631,
-    eta_tensor_hopper_blackwell=1.0,
+    eta_tensor_volta_turing=0.5471,
+    eta_tensor_ampere_ada=0.7439,
+    eta_tensor_hopper_blackwell=0.6064,
     eta_simt_fp32=1.0,
-    attention_rel=0.6049,
-    recurrent_rel=1.5,
-    amp_activation_bytes=2.447,
-    elementwise_bytes_per_activation=7.971,
-    gemm_half_width=746.8,
+    attention_rel=1.5,
+    recurrent_rel=1.212,
+    amp_activation_bytes=3.271,
+    elementwise_bytes_per_activation=5.641,
+    elementwise_alu_flops=63.18,
+    gemm_half_width=502.0,
     score_bytes=0.1,
     kernel_s_per_layer=0.0002,
-    launch_s_per_layer=0.0004856,
-    launch_s_per_loop_step=0.005515,
-    eta_link=1.0,
-    allreduce_latency_s=0.01461,
+    launch_s_per_layer=0.000452,
+    launch_s_per_loop_step=0.005505,
+    eta_link=0.3983,
+    allreduce_latency_s=0.01973,
     eta_memory=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.4741,

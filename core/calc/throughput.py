@@ -88,6 +88,24 @@ def fp16_tensor_peak(gpu: GPU) -> float | None:
     return None
 
 
+_HALF_TO_FP32_RATE = {"GV100": 2.0, "TU1": 2.0, "GA100": 4.0, "GA10": 1.0, "AD10": 1.0, "GH100": 2.0}
+"""Non-tensor FP16 rate over the FP32 rate, by chip (prefix match). Sources: NVIDIA Tesla
+V100 whitepaper (2017) and Turing architecture whitepaper (2018): packed FP16 at twice
+FP32; NVIDIA A100 whitepaper (2020) Table 1: FP16 78 vs FP32 19.5 TFLOPS; NVIDIA GA102
+whitepaper (2020) Appendix A and Ada (AD102) whitepaper (2022): non-tensor FP16 at the
+FP32 rate; NVIDIA H100 whitepaper (2022) Table: FP16 (non-tensor) 133.8 vs FP32 66.9
+TFLOPS (SXM5). Other chips (not read): the FP32 rate, which every GPU reaches because
+16-bit math can always run in fp32."""
+
+
+def half_simt_peak(gpu: GPU) -> float:
+    """Non-tensor 16-bit FLOP/s: where an unaligned 16-bit GEMM runs (see OpMix)."""
+    fp32 = (gpu.fp32_tflops or 0.0) * 1e12
+    chip = gpu.chip or ""
+    ratio = next((r for prefix, r in _HALF_TO_FP32_RATE.items() if chip.startswith(prefix)), 1.0)
+    return fp32 * ratio
+
+
 def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMode:
     """What the matmul units run for a requested precision on this architecture.
 
@@ -170,7 +188,9 @@ def gpu_step_time(
     not scaled.
     """
     mode = compute_mode(gpu, profile.requested_precision, allow_tf32)
-    act_bytes = c.amp_activation_bytes if mode.activation_bytes == 2.0 else mode.activation_bytes
+    act_bytes = mode.activation_bytes
+    if act_bytes == 2.0 and not profile.half_activations:
+        act_bytes = c.amp_activation_bytes
     batch = profile.batch_per_gpu
     passes = profile.pass_factor
     peak = max(mode.peak_flops * clock_factor, 1.0)
@@ -178,7 +198,15 @@ def gpu_step_time(
     eta = tensor_efficiency(gpu, mode, c)
 
     shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
-    matmul_s = passes * batch * profile.matmul_flops / (peak * eta * shape)
+    unaligned = 0.0
+    if mode.tensor_cores and mode.activation_bytes == 2.0 and profile.unaligned_matmul_flops:
+        # 16-bit tensor-core GEMMs need 8-element aligned rows; an odd dimension leaves
+        # cuBLAS the non-tensor 16-bit path.
+        unaligned = profile.unaligned_matmul_flops
+    matmul_s = passes * batch * (profile.matmul_flops - unaligned) / (peak * eta * shape)
+    if unaligned:
+        simt = max(half_simt_peak(gpu) * clock_factor, 1.0)
+        matmul_s += passes * batch * unaligned / (simt * c.eta_simt_fp32)
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
     # DRAM whatever the matmul speed: unfused attention is memory bound there.
@@ -200,6 +228,17 @@ def gpu_step_time(
         * act_bytes
         / bw
     )
+    if c.elementwise_alu_flops > 0 and gpu.fp32_tflops:
+        # PyTorch's elementwise kernels compute in fp32 whatever the storage type
+        # (opmath), so their math (exp, erf, tanh, dropout's Philox RNG) runs on the
+        # FP32 CUDA cores, next to the DRAM traffic above.
+        elementwise_s += (
+            (passes / 3.0)
+            * batch
+            * profile.activation_elements
+            * c.elementwise_alu_flops
+            / (gpu.fp32_tflops * 1e12 * clock_factor)
+        )
     elementwise_s += (passes / 3.0) * profile.layers * c.kernel_s_per_layer
     optimizer_s = (
         profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0

@@ -69,6 +69,10 @@ class WorkProfile(Frozen):
     pass_factor: Positive = 3.0
     """FLOPs of one step over forward FLOPs: 3 for training, 2 for LoRA, 1 for inference."""
     requested_precision: str = "fp16"
+    half_activations: bool = False
+    """Under 16-bit mixed precision, every activation is 16-bit (model cast to half, apex
+    AMP O2); the default (PyTorch autocast, apex O1) keeps softmax, normalization and
+    loss in fp32, so an activation averages more than 2 bytes."""
     batch_per_gpu: Annotated[int, Field(ge=1)] = 1
     optimizer_bytes_per_param: NonNeg = 16.0
     """Bytes read and written per trainable parameter by the optimizer step."""
@@ -83,6 +87,8 @@ class WorkProfile(Frozen):
     tokens_per_sample: Positive = 1.0
     """Rows each sample adds to a GEMM (tokens of a sequence; 1 for images)."""
     attention_score_elements: NonNeg = 0.0
+    unaligned_matmul_flops: NonNeg = 0.0
+    """Part of ``matmul_flops`` in GEMMs with a dimension not a multiple of 8."""
     """Score-sized tensors (queries x keys x heads x layers) one forward of one sample
     writes: attention FLOPs / (4 x head dim)."""
     seq_len: Annotated[int, Field(ge=1)] | None = None

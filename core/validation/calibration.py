@@ -19,6 +19,7 @@ from core.catalog.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
 from core.models.parts import GPU
 from core.models.throughput import InterconnectChoice, WorkProfile
+from core.models.workload import WorkloadPreset
 from core.workloads import find_preset, make_workload
 
 REQUIRED_COLUMNS = (
@@ -115,8 +116,60 @@ def load_rows(path: Path | None = None) -> list[CalibrationRow]:
     return read_rows(text)
 
 
+_SOURCE_VARIANTS: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
+    ("lambdal/deeplearning-benchmark", "transformer-xl-base"): (
+        "transformer-xl-base-full-softmax",
+        {"parallelism": "independent"},
+    ),
+    ("lambdal/deeplearning-benchmark", "transformer-xl-large"): (
+        "transformer-xl-large-full-softmax",
+        {"parallelism": "independent"},
+    ),
+}
+"""How a source really ran a workload, where it differs from the preset's defaults.
+
+Lambda's deeplearning-benchmark (pytorch/scripts/benchmark_pytorch.sh with
+config_v0/ and config_v1/config_pytorch_*.sh) launches DLE Transformer-XL ``train.py``
+through ``torch.distributed.launch`` without ``--adaptive``, ``--config_file`` or
+``--multi_gpu ddp``: a full softmax over the WikiText-103 vocabulary (large: tgt_len =
+mem_len = 256), and since DLE ``train.py`` wraps the model in DDP only under
+``--multi_gpu ddp``, N processes train without gradient exchange."""
+
+_HALF_MODEL_PRESETS = frozenset(
+    {
+        "bert-base-squad",
+        "bert-large-squad",
+        "bert-large-pretrain-128",
+        "bert-large-pretrain-512",
+        "gnmt-v2",
+        "transformer-xl-base",
+        "transformer-xl-large",
+        "transformer-xl-base-full-softmax",
+        "transformer-xl-large-full-softmax",
+    }
+)
+"""Workloads whose DLE training scripts (run by every calibration source) use apex AMP at
+opt level O2 - the model cast to half, so all activations are 16-bit - rather than autocast:
+BERT ``run_squad.py`` and ``run_pretraining.py`` (``amp.initialize(..., opt_level="O2")``),
+GNMT ``seq2seq/train/trainer.py`` (``opt_level='O2'`` for ``--math fp16``, DLE GNMT README
+"Mixed precision training"), Transformer-XL ``train.py`` (``--amp apex`` and
+``--apex_amp_opt_level O2`` are its defaults). ResNet-50, SSD, Tacotron 2 and WaveGlow use
+autocast / O1."""
+
 _PRECISION = {"fp32": "fp32", "tf32": "tf32", "fp16-amp": "fp16", "fp16": "fp16", "bf16": "bf16"}
 _INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie"}
+
+
+def row_preset(row: CalibrationRow) -> tuple[WorkloadPreset, dict[str, str]]:
+    """The workload preset a row ran and the run settings its source used.
+
+    Raises ``RigForgeError`` when ``row.model`` names no preset.
+    """
+    preset = find_preset(row.model)
+    variant = _SOURCE_VARIANTS.get((row.source.split("|", 1)[0], preset.id))
+    if variant is None:
+        return preset, {}
+    return find_preset(variant[0]), dict(variant[1])
 
 
 def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
@@ -135,10 +188,12 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
     if precision is None:
         return f"unknown precision {row.precision!r}"
     try:
-        preset = find_preset(row.model)
-        workload = make_workload(preset, precision=precision)
+        preset, settings = row_preset(row)
+        workload = make_workload(preset, precision=precision, **settings)
     except RigForgeError as error:
         return f"workload {row.model!r}: {error}"
     profile = with_run(profile_from_workload(workload), batch=row.batch)
+    if preset.id in _HALF_MODEL_PRESETS:
+        profile = profile.model_copy(update={"half_activations": True})
     interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
     return ResolvedRow(row, gpu, profile, interconnect)
