@@ -88,14 +88,21 @@ def fp16_tensor_peak(gpu: GPU) -> float | None:
     return None
 
 
-_HALF_TO_FP32_RATE = {"GV100": 2.0, "TU1": 2.0, "GA100": 4.0, "GA10": 1.0, "AD10": 1.0, "GH100": 2.0}
-"""Non-tensor FP16 rate over the FP32 rate, by chip (prefix match). Sources: NVIDIA Tesla
-V100 whitepaper (2017) and Turing architecture whitepaper (2018): packed FP16 at twice
-FP32; NVIDIA A100 whitepaper (2020) Table 1: FP16 78 vs FP32 19.5 TFLOPS; NVIDIA GA102
-whitepaper (2020) Appendix A and Ada (AD102) whitepaper (2022): non-tensor FP16 at the
-FP32 rate; NVIDIA H100 whitepaper (2022) Table: FP16 (non-tensor) 133.8 vs FP32 66.9
-TFLOPS (SXM5). Other chips (not read): the FP32 rate, which every GPU reaches because
-16-bit math can always run in fp32."""
+_HALF_TO_FP32_RATE = {
+    "GV100": 2.0,
+    "TU1": 2.0,
+    "GA100": 4.0,
+    "GA10": 1.0,
+    "AD10": 1.0,
+    "GH100": 2.0,
+}
+"""Non-tensor FP16 rate over the FP32 rate, by chip (prefix match). Sources: NVIDIA
+Tesla V100 whitepaper (2017) and Turing architecture whitepaper (2018): packed FP16
+at twice FP32; NVIDIA A100 whitepaper (2020) Table 1: FP16 78 vs FP32 19.5 TFLOPS;
+NVIDIA GA102 whitepaper (2020) Appendix A and Ada (AD102) whitepaper (2022):
+non-tensor FP16 at the FP32 rate; NVIDIA H100 whitepaper (2022): FP16 (non-tensor)
+133.8 vs FP32 66.9 TFLOPS (SXM5). Other chips (not read): the FP32 rate, which every
+GPU reaches because 16-bit math can always run in fp32."""
 
 
 def half_simt_peak(gpu: GPU) -> float:

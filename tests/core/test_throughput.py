@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.calc.constants import FITTED, ThroughputConstants
-from core.calc.throughput import compute_mode, fp16_tensor_peak, gpu_step_time
+from core.calc.throughput import compute_mode, fp16_tensor_peak, gpu_step_time, half_simt_peak
 from core.catalog import load_catalog
 from core.models.parts import GPU
 from core.models.throughput import WorkProfile
@@ -166,3 +166,47 @@ def test_waveglow_profile_has_wavenet_gemm_shape() -> None:
     assert bert.attention_score_elements == pytest.approx(12 * 12 * 384 * 384, rel=0.01)
     rn50 = profile_from_workload(make_workload(find_preset("ResNet-50"), precision="fp16"))
     assert rn50.gemm_width is None
+
+
+@pytest.mark.parametrize(
+    ("name", "tflops"),
+    [
+        # Whitepaper non-tensor FP16 figures: A100 78, H100 SXM5 133.8, GA102 = FP32 rate.
+        ("A100 SXM4 80GB", 78.0),
+        ("H100 SXM5 80GB", 133.8),
+        ("RTX 3090", 35.58),
+        ("V100 SXM2 16GB", 31.4),
+    ],
+)
+def test_half_simt_peak_follows_the_chip(name: str, tflops: float) -> None:
+    assert half_simt_peak(gpu(name)) == pytest.approx(tflops * 1e12, rel=0.01)
+
+
+def test_unaligned_gemm_leaves_tensor_cores_in_16_bit_only() -> None:
+    """1 TFLOP of an odd-sized GEMM: fp16 runs it at the non-tensor FP16 rate x eta_simt."""
+    a100 = gpu("A100 SXM4 80GB")
+    p = profile(matmul_flops=2e12, unaligned_matmul_flops=1e12, batch_per_gpu=1)
+    fp16 = gpu_step_time(p, a100, UNIT)
+    # aligned half: 3e12 / (312e12 x 0.5); unaligned half: 3e12 / (78e12 x 0.5)
+    assert fp16.matmul_s == pytest.approx(3e12 / 156e12 + 3e12 / 39e12)
+    tf32 = gpu_step_time(p.model_copy(update={"requested_precision": "fp32"}), a100, UNIT)
+    assert tf32.matmul_s == pytest.approx(6e12 / (156e12 * 0.5))
+
+
+def test_half_activations_take_two_bytes_under_mixed_precision() -> None:
+    c = UNIT.model_copy(update={"amp_activation_bytes": 3.0})
+    g = gpu("A100 SXM4 80GB")
+    p = profile(activation_elements=1e6, batch_per_gpu=10)
+    autocast = gpu_step_time(p, g, c).elementwise_s
+    pure = gpu_step_time(p.model_copy(update={"half_activations": True}), g, c).elementwise_s
+    assert autocast == pytest.approx(pure * 1.5)
+
+
+def test_elementwise_math_runs_on_fp32_cores() -> None:
+    """10 samples x 1e6 elements x 50 FLOPs over the FP32 peak, on top of the DRAM time."""
+    c = UNIT.model_copy(update={"elementwise_alu_flops": 50.0})
+    g = gpu("RTX 3090")
+    p = profile(activation_elements=1e6, batch_per_gpu=10, requested_precision="fp32")
+    dram = 10 * 1e6 * 4.0 * 4.0 / (g.memory_bandwidth_gb_s * 1e9 * 0.5)
+    alu = 10 * 1e6 * 50.0 / (35.58e12)
+    assert gpu_step_time(p, g, c).elementwise_s == pytest.approx(dram + alu)

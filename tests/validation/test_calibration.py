@@ -88,3 +88,34 @@ def test_gpu_canon_key_resolves_a_row() -> None:
     )
     r = build_report(rows, load_catalog(), FITTED)
     assert r["resolved"] == 1 and r["details"][0]["gpu_id"] == "a100-sxm4-80gb"
+
+
+def _first(model: str, source_repo: str) -> Any:
+    from core.validation.calibration import resolve
+
+    catalog = load_catalog()
+    for row in load_rows():
+        if row.model == model and row.source.startswith(source_repo):
+            resolved = resolve(row, catalog)
+            assert not isinstance(resolved, str)
+            return resolved
+    raise AssertionError(f"no {model} row from {source_repo}")
+
+
+def test_lambda_transformer_xl_runs_full_softmax_without_ddp() -> None:
+    """Lambda launches DLE train.py without --adaptive and without --multi_gpu ddp."""
+    lam = _first("Transformer-XL base (WikiText-103)", "lambdal/deeplearning-benchmark")
+    dle = _first("Transformer-XL base (WikiText-103)", "NVIDIA/DeepLearningExamples")
+    assert lam.profile.parallelism == "independent"
+    assert dle.profile.parallelism == "data"
+    # The full softmax adds the 267,735 - 20,003 extra logits: 2 x 512 x that x 192 tokens.
+    extra = lam.profile.matmul_flops - dle.profile.matmul_flops
+    assert extra == pytest.approx(2 * 512 * (267_735 - 20_003) * 192)
+    large = _first("Transformer-XL large (WikiText-103)", "lambdal/deeplearning-benchmark")
+    assert (large.profile.seq_len, large.profile.items_per_sample) == (256, 256.0)
+
+
+def test_apex_o2_workloads_keep_half_activations() -> None:
+    bert = _first("BERT-large SQuAD v1.1 fine-tune", "lambdal/deeplearning-benchmark")
+    resnet = _first("ResNet-50 v1.5", "lambdal/deeplearning-benchmark")
+    assert bert.profile.half_activations and not resnet.profile.half_activations
