@@ -5,10 +5,10 @@ resolved calibration row: residual log(predicted / measured) total throughput,
 plus, for every multi-GPU row without ``FLAG:`` that has a matching 1-GPU row, the
 scaling-efficiency error (weighted x3, in efficiency units). Flagged multi-GPU
 rows are left out of the fit. Prints the fitted block for core/calc/constants.py
-and a generalisation check (leave-one-source-out; leave-one-GPU-out with
-``--logo``).
+and generalisation checks (leave-one-source-out; leave-one-GPU-out with
+``--logo``; K-fold cross-validation over random rows with ``--cv K``).
 
-Run:  .venv/bin/python benchmarks/fit_throughput.py [--logo]
+Run:  .venv/bin/python benchmarks/fit_throughput.py [--logo] [--cv 5]
 scipy is a development dependency of this script only; core never imports it.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 from collections.abc import Sequence
@@ -37,8 +38,6 @@ PARAMS: tuple[tuple[str, float, float], ...] = (
     ("eta_tensor_ampere_ada", 0.05, 1.0),
     ("eta_tensor_hopper_blackwell", 0.05, 1.0),
     ("eta_simt_fp32", 0.1, 1.0),
-    ("attention_rel", 0.05, 1.5),
-    ("recurrent_rel", 0.02, 1.5),
     ("amp_activation_bytes", 2.0, 4.0),
     ("elementwise_bytes_per_activation", 0.5, 100.0),
     ("gemm_half_width", 1.0, 5000.0),
@@ -130,6 +129,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--logo", action="store_true", help="also leave-one-GPU-out")
     parser.add_argument("--no-holdout", action="store_true", help="skip the held-out refits")
+    parser.add_argument(
+        "--cv", type=int, default=0, metavar="K", help="also K-fold cross-validation (seed 1)"
+    )
     args = parser.parse_args()
     catalog = load_catalog()
     resolved = [r for r in (resolve(row, catalog) for row in load_rows()) if not isinstance(r, str)]
@@ -156,6 +158,20 @@ def main() -> int:
         errors.append(err)
         print(f"held out {name:20s} rows {len(held):4d}  median abs % error {err:.1f}")
     print(f"median over held-out groups: {statistics.median(errors):.1f}")
+    if args.cv > 1:
+        order = list(range(len(resolved)))
+        random.Random(1).shuffle(order)
+        folds = []
+        for k in range(args.cv):
+            test = set(order[k :: args.cv])
+            train = [r for i, r in enumerate(resolved) if i not in test]
+            sub = fit(train, result.x, max_nfev=80)
+            folds.append(median_error([resolved[i] for i in sorted(test)], constants_from(sub.x)))
+        print(
+            f"{args.cv}-fold cross-validation, median abs % error per fold: "
+            + ", ".join(f"{e:.1f}" for e in folds)
+            + f"; mean {statistics.mean(folds):.1f}"
+        )
     return 0
 
 

@@ -61,13 +61,14 @@ def comm_link(gpu: GPU, gpus: int, interconnect: InterconnectChoice, pcie: HostL
     """The link that bounds a ring all-reduce over ``gpus`` cards of this model.
 
     "auto" means the card's default without bridges: NVSwitch/SXM boards use
-    NVLink, PCIe cards use PCIe. "nvlink" on a bridge-pair card fits bridges.
+    NVLink, PCIe cards use PCIe. "nvlink" on a bridge-pair card fits bridges. "host"
+    stages every transfer through host memory over PCIe (peer-to-peer turned off).
     """
     if gpus <= 1:
         return CommLink("none", 0.0, None)
-    pcie_kind: LinkKind = "pcie_p2p" if _has_p2p(gpu) else "pcie_host"
+    pcie_kind: LinkKind = "pcie_p2p" if _has_p2p(gpu) and interconnect != "host" else "pcie_host"
     pcie_link = CommLink(pcie_kind, link_gb_s(pcie), pcie)
-    if gpu.nvlink_gb_s is None or interconnect == "pcie":
+    if gpu.nvlink_gb_s is None or interconnect in ("pcie", "host"):
         return pcie_link
     per_direction = gpu.nvlink_gb_s / 2.0
     if gpu.nvlink_topology == "nvswitch" or gpu.form_factor in ("sxm", "oam", "superchip"):

@@ -30,7 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
     parser.add_argument("--tp", type=int, help="tensor parallel degree")
-    parser.add_argument("--interconnect", choices=("nvlink", "pcie"), help="default: card's own")
+    parser.add_argument(
+        "--interconnect",
+        choices=("nvlink", "pcie", "host"),
+        help="default: card's own; host = through host memory (peer-to-peer off)",
+    )
     parser.add_argument("--pcie-gen", type=int, choices=(3, 4, 5, 6), help="slot PCIe generation")
     parser.add_argument("--lanes", type=int, choices=(1, 2, 4, 8, 16), help="slot lane width")
     parser.add_argument("--cpu-cores", type=int, help="CPU cores for data loading")

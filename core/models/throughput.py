@@ -19,7 +19,9 @@ Positive = Annotated[float, Field(gt=0)]
 ComputePrecision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8"]
 """The arithmetic the tensor/matmul units actually run."""
 RunParallelism = Literal["data", "zero1", "zero2", "zero3", "fsdp", "independent"]
-InterconnectChoice = Literal["auto", "nvlink", "pcie"]
+InterconnectChoice = Literal["auto", "nvlink", "pcie", "host"]
+"""How GPUs exchange gradients: the card's own default ("auto"), NVLink bridges, PCIe, or
+"host": through host memory even where peer-to-peer works (``NCCL_P2P_DISABLE=1``)."""
 LinkKind = Literal["none", "nvswitch", "nvlink_bridge", "pcie_p2p", "pcie_host"]
 BottleneckCode = Literal[
     "compute_bound",

@@ -156,6 +156,12 @@ GNMT ``seq2seq/train/trainer.py`` (``opt_level='O2'`` for ``--math fp16``, DLE G
 ``--apex_amp_opt_level O2`` are its defaults). ResNet-50, SSD, Tacotron 2 and WaveGlow use
 autocast / O1."""
 
+_P2P_DISABLED_SOURCES = frozenset({"lambdal/deeplearning-benchmark"})
+"""Sources whose multi-GPU runs exchange gradients through host memory: Lambda's
+pytorch/scripts/benchmark_pytorch.sh exports ``NCCL_P2P_DISABLE=1`` before every run,
+so NVLink and PCIe peer-to-peer go unused (its "NVLink" and "PCIe" 2080 Ti rows scale
+alike)."""
+
 _PRECISION = {"fp32": "fp32", "tf32": "tf32", "fp16-amp": "fp16", "fp16": "fp16", "bf16": "bf16"}
 _INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie"}
 
@@ -196,4 +202,6 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
     if preset.id in _HALF_MODEL_PRESETS:
         profile = profile.model_copy(update={"half_activations": True})
     interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
+    if row.source.split("|", 1)[0] in _P2P_DISABLED_SOURCES:
+        interconnect = "host"
     return ResolvedRow(row, gpu, profile, interconnect)

@@ -39,6 +39,9 @@ def test_link_choice_follows_card_and_bridges() -> None:
     assert comm_link(h100, 8, "auto", X16_GEN4) == ("nvswitch", 450.0, None)
     assert comm_link(a100p, 4, "pcie", X16_GEN4).kind == "pcie_p2p"
     assert comm_link(h100, 1, "auto", X16_GEN4).kind == "none"
+    # Peer-to-peer turned off (NCCL_P2P_DISABLE=1): even NVSwitch boards stage through host.
+    assert comm_link(h100, 8, "host", X16_GEN4) == ("pcie_host", 16 * 1.969, X16_GEN4)
+    assert comm_link(a100p, 4, "host", X16_GEN4).kind == "pcie_host"
 
 
 def test_ring_allreduce_exposed_time_hand_derived() -> None:

@@ -119,3 +119,10 @@ def test_apex_o2_workloads_keep_half_activations() -> None:
     bert = _first("BERT-large SQuAD v1.1 fine-tune", "lambdal/deeplearning-benchmark")
     resnet = _first("ResNet-50 v1.5", "lambdal/deeplearning-benchmark")
     assert bert.profile.half_activations and not resnet.profile.half_activations
+
+
+def test_lambda_runs_exchange_gradients_through_host_memory() -> None:
+    """benchmark_pytorch.sh exports NCCL_P2P_DISABLE=1; DLE's DGX rows keep NVLink."""
+    lam = _first("BERT-large SQuAD v1.1 fine-tune", "lambdal/deeplearning-benchmark")
+    dle = _first("BERT-large SQuAD v1.1 fine-tune", "NVIDIA/DeepLearningExamples")
+    assert (lam.interconnect, dle.interconnect) == ("host", "nvlink")

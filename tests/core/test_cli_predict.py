@@ -1,0 +1,38 @@
+"""``rigforge predict``: one configuration from the command line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from core.cli import main
+
+
+def predict(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    base = ["predict", "--gpu", "H100 SXM5 80GB", "--workload", "BERT-large SQuAD", "--json"]
+    assert main([*base, *args]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_json_names_the_configuration_and_its_curve(capsys: pytest.CaptureFixture[str]) -> None:
+    data = predict(capsys, "--count", "8", "--precision", "fp16", "--batch", "32")
+    assert (data["gpu"], data["gpus"], data["unit"]) == ("h100-sxm5-80gb", 8, "sequences/s")
+    assert data["link"] == "nvswitch"
+    assert [p["gpus"] for p in data["scaling"]] == list(range(1, 9))
+    assert data["total_throughput"] == pytest.approx(8 * data["per_gpu_throughput"])
+
+
+def test_host_staged_exchange_is_slower_than_nvswitch(capsys: pytest.CaptureFixture[str]) -> None:
+    nvswitch = predict(capsys, "--count", "8", "--batch", "16")
+    host = predict(capsys, "--count", "8", "--batch", "16", "--interconnect", "host")
+    assert host["link"] == "pcie_host"
+    assert host["total_throughput"] < nvswitch["total_throughput"]
+
+
+def test_unknown_gpu_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["predict", "--gpu", "Imaginary GPU 9000", "--workload", "ResNet-50"])
+    assert code != 0
+    assert "Imaginary GPU 9000" in capsys.readouterr().err
