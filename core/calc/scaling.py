@@ -145,11 +145,6 @@ def _samples_per_s(profile: WorkProfile, step: _Step, gpus: int) -> float:
     return profile.batch_per_gpu * (gpus // tp) / step.step_s
 
 
-def _launch_excess(dev: GpuStep) -> float:
-    device = dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s
-    return max(0.0, dev.launch_s - device - dev.optimizer_s)
-
-
 def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
     parts: dict[BottleneckCode, float] = {
         "compute_bound": dev.matmul_s / tp,
@@ -157,7 +152,7 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
         "recurrent_bound": dev.recurrent_s / tp,
         "memory_bound": dev.elementwise_s / tp,
         "optimizer_step": dev.optimizer_s / tp,
-        "launch_overhead": _launch_excess(dev) / tp,
+        "launch_overhead": dev.launch_s / tp,
         "data_loading": step.load_exposed_s,
         "storage_read": step.storage_exposed_s,
         "host_to_device": step.h2d_exposed_s,
@@ -209,7 +204,7 @@ def estimate_throughput(
         attention_s=dev.attention_s / tp,
         recurrent_s=dev.recurrent_s / tp,
         memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / tp,
-        launch_overhead_s=_launch_excess(dev) / tp,
+        launch_overhead_s=dev.launch_s / tp,
         data_loading_exposed_s=step.load_exposed_s + step.storage_exposed_s,
         host_to_device_exposed_s=step.h2d_exposed_s,
         communication_exposed_s=step.comm_exposed_s,

@@ -49,7 +49,12 @@ class ComputeMode(NamedTuple):
 
 
 class GpuStep(NamedTuple):
-    """Seconds per step on one GPU, by class; ``gpu_s`` is the device-side total."""
+    """Seconds per step on one GPU, by class; ``gpu_s`` = device work + exposed host time.
+
+    The host's launch time is added, not overlapped: the kernels it covers (a layer's many
+    small elementwise ones, a Python-stepped recurrence) finish faster than eager PyTorch
+    dispatches them, so the GPU waits for each launch.
+    """
 
     matmul_s: float
     attention_s: float
@@ -246,7 +251,6 @@ def gpu_step_time(
             * c.elementwise_alu_flops
             / (gpu.fp32_tflops * 1e12 * clock_factor)
         )
-    elementwise_s += (passes / 3.0) * profile.layers * c.kernel_s_per_layer
     optimizer_s = (
         profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0
     )
@@ -262,7 +266,7 @@ def gpu_step_time(
         elementwise_s,
         optimizer_s,
         launch_s,
-        max(device_s, launch_s),
+        device_s + launch_s,
         step_flops,
         mode,
     )

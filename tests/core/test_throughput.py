@@ -144,13 +144,14 @@ def test_attention_scores_cost_bandwidth() -> None:
     assert gpu_step_time(p, g, c).attention_s == pytest.approx(expected)
 
 
-def test_per_layer_device_overhead_does_not_shrink_with_batch() -> None:
-    c = UNIT.model_copy(update={"kernel_s_per_layer": 1e-4})
+def test_host_launch_time_adds_to_device_time_and_does_not_shrink_with_batch() -> None:
+    c = UNIT.model_copy(update={"launch_s_per_layer": 1e-3})
     g = gpu("RTX 4090")
-    small = gpu_step_time(profile(layers=20, batch_per_gpu=1), g, c)
-    large = gpu_step_time(profile(layers=20, batch_per_gpu=64), g, c)
-    assert small.elementwise_s == pytest.approx(20 * 1e-4)
-    assert large.elementwise_s == pytest.approx(small.elementwise_s)
+    small = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=1), g, c)
+    large = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=64), g, c)
+    assert small.launch_s == pytest.approx(20 * 1e-3) == large.launch_s
+    assert small.gpu_s == pytest.approx(small.matmul_s + 20 * 1e-3)
+    assert large.gpu_s == pytest.approx(large.matmul_s + 20 * 1e-3)
 
 
 def test_waveglow_profile_has_wavenet_gemm_shape() -> None:
