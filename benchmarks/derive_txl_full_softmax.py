@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -43,7 +44,8 @@ def layer_params(d: int, heads: int, d_head: int, ffn: int) -> int:
     return d * 3 * att + d * att + att * d + 2 * d + (d * ffn + ffn) + (ffn * d + d) + 2 * d
 
 
-def main() -> int:
+def derive() -> dict[str, Any]:
+    """The derived numbers of both full-softmax presets (and the solved split)."""
     base = find_preset("transformer-xl-base").architecture
     large = find_preset("transformer-xl-large").architecture
     assert base.default_seq_len == 192 and large.default_seq_len == 384
@@ -56,7 +58,7 @@ def main() -> int:
     l_layer = per_tok["large"] / 18
     s = (l_layer - 2 * b_layer) / (16 * 768 - 2 * 8 * 384)
     n = (b_layer - s * 8 * 384) / 512
-    out = {"score_tensors_per_layer": s, "hidden_elements_per_d_model": n}
+    out: dict[str, Any] = {"score_tensors_per_layer": s, "hidden_elements_per_d_model": n}
 
     for name, arch, seq, layers, d, heads, ffn in (
         ("base", base, 192, 16, 512, 8, 2048),
@@ -69,7 +71,7 @@ def main() -> int:
         att_tok = mix.attention_flops / old_seq * (2 * seq) / (2 * old_seq)
         act_tok = layers * (n * d + s * heads * 2 * seq) + VOCAB
         body = layers * layer_params(d, heads, 64, ffn) + 2 * heads * 64
-        entry = {
+        entry: dict[str, float] = {
             "matmul_conv_flops": round(mm_tok * seq),
             "attention_flops": round(att_tok * seq),
             "activation_elements_per_sample": round(act_tok * seq),
@@ -81,7 +83,11 @@ def main() -> int:
                 arch.saved_activation_bytes_per_sample_fp32 + 4 * (VOCAB - HEAD) * seq
             )
         out[name] = entry
-    print(json.dumps(out, indent=1))
+    return out
+
+
+def main() -> int:
+    print(json.dumps(derive(), indent=1))
     return 0
 
 

@@ -136,3 +136,25 @@ def test_hf_bad_field_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path.write_text("{not json")
     with pytest.raises(InvalidWorkload, match="cannot read"):
         load_hf_config(path)
+
+
+def test_full_softmax_presets_match_their_derivation() -> None:
+    """presets.json holds what benchmarks/derive_txl_full_softmax.py derives."""
+    from benchmarks.derive_txl_full_softmax import derive
+
+    derived = derive()
+    for size in ("base", "large"):
+        arch = find_preset(f"transformer-xl-{size}-full-softmax").architecture
+        want = derived[size]
+        assert arch.op_mix is not None
+        assert arch.op_mix.matmul_conv_flops == want["matmul_conv_flops"]
+        assert arch.op_mix.attention_flops == want["attention_flops"]
+        assert arch.activation_elements_per_sample == want["activation_elements_per_sample"]
+        assert arch.params_total == want["params_total"]
+        assert arch.lm_head and arch.vocab_size == 267_735
+    # Hand check of the large model's parameters: 18 DLE layers + tied 267,735 x 1024
+    # embedding + output bias + the two relative-position biases (16 x 64 each).
+    layer = 1024 * 3072 + 1024 * 1024 * 2 + 2 * 1024 + 1024 * 4096 + 4096 + 4096 * 1024 + 1024
+    layer += 2 * 1024
+    expected = 18 * layer + 267_735 * 1024 + 267_735 + 2 * 16 * 64
+    assert find_preset("transformer-xl-large-full-softmax").architecture.params_total == expected
