@@ -77,7 +77,7 @@ def shares(rows: Sequence[ResolvedRow], c: ThroughputConstants) -> None:
         s = gpu_step_time(r.profile, r.gpu, c)
         parts = [s.matmul_s, s.attention_s, s.recurrent_s, s.elementwise_s, s.optimizer_s]
         total = sum(parts)
-        launch = max(0.0, s.launch_s - total)
+        launch = s.launch_s  # added to the device time, not overlapped
         groups.setdefault(short_model(r), []).append(
             [p / (total + launch) for p in (*parts, launch)]
         )

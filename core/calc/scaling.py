@@ -131,7 +131,8 @@ def _whole_step(
     pcie = io.slowest_link or default_link
     link = comm_link(gpu, gpus, interconnect, pcie)
     tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
-    gpu_s = dev.gpu_s / tp
+    # Tensor parallelism splits the device work; every rank still launches every kernel.
+    gpu_s = (dev.gpu_s - dev.launch_s) / tp + dev.launch_s
     comm = _comm_seconds(profile, dev, link, gpus, c)
     busy = gpu_s + comm
     h2d = max(0.0, io.host_to_device_s - busy)
@@ -152,7 +153,7 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
         "recurrent_bound": dev.recurrent_s / tp,
         "memory_bound": dev.elementwise_s / tp,
         "optimizer_step": dev.optimizer_s / tp,
-        "launch_overhead": dev.launch_s / tp,
+        "launch_overhead": dev.launch_s,
         "data_loading": step.load_exposed_s,
         "storage_read": step.storage_exposed_s,
         "host_to_device": step.h2d_exposed_s,
@@ -204,7 +205,7 @@ def estimate_throughput(
         attention_s=dev.attention_s / tp,
         recurrent_s=dev.recurrent_s / tp,
         memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / tp,
-        launch_overhead_s=dev.launch_s / tp,
+        launch_overhead_s=dev.launch_s,
         data_loading_exposed_s=step.load_exposed_s + step.storage_exposed_s,
         host_to_device_exposed_s=step.h2d_exposed_s,
         communication_exposed_s=step.comm_exposed_s,

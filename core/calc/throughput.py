@@ -93,6 +93,8 @@ def fp16_tensor_peak(gpu: GPU) -> float | None:
     return None
 
 
+_NARROW_TENSOR_PRECISIONS = frozenset({"fp16", "bf16", "fp8", "int8"})
+
 _HALF_TO_FP32_RATE = {
     "GV100": 2.0,
     "TU1": 2.0,
@@ -110,12 +112,15 @@ non-tensor FP16 at the FP32 rate; NVIDIA H100 whitepaper (2022): FP16 (non-tenso
 GPU reaches because 16-bit math can always run in fp32."""
 
 
-def half_simt_peak(gpu: GPU) -> float:
-    """Non-tensor 16-bit FLOP/s: where an unaligned 16-bit GEMM runs (see OpMix)."""
-    fp32 = (gpu.fp32_tflops or 0.0) * 1e12
+def half_simt_peak(gpu: GPU) -> float | None:
+    """Non-tensor 16-bit FLOP/s, where an unaligned low-precision GEMM runs (see OpMix);
+    ``None`` when the catalog has no FP32 figure."""
+    if not gpu.fp32_tflops:
+        return None
     chip = gpu.chip or ""
-    ratio = next((r for prefix, r in _HALF_TO_FP32_RATE.items() if chip.startswith(prefix)), 1.0)
-    return fp32 * ratio
+    prefixes = sorted(_HALF_TO_FP32_RATE, key=len, reverse=True)
+    ratio = next((_HALF_TO_FP32_RATE[p] for p in prefixes if chip.startswith(p)), 1.0)
+    return gpu.fp32_tflops * 1e12 * ratio
 
 
 def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMode:
@@ -211,14 +216,21 @@ def gpu_step_time(
 
     shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
     unaligned = 0.0
-    if mode.tensor_cores and mode.activation_bytes == 2.0 and profile.unaligned_matmul_flops:
-        # 16-bit tensor-core GEMMs need 8-element aligned rows; an odd dimension leaves
-        # cuBLAS the non-tensor 16-bit path.
+    simt = half_simt_peak(gpu)
+    if (
+        mode.tensor_cores
+        and mode.precision in _NARROW_TENSOR_PRECISIONS
+        and gpu.vendor == "NVIDIA"
+        and simt
+        and profile.unaligned_matmul_flops
+    ):
+        # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements);
+        # an odd dimension leaves cuBLAS the non-tensor path. TF32's 4-byte elements keep
+        # rows word-aligned, and its tensor kernels still run there.
         unaligned = profile.unaligned_matmul_flops
     matmul_s = passes * batch * (profile.matmul_flops - unaligned) / (peak * eta * shape)
-    if unaligned:
-        simt = max(half_simt_peak(gpu) * clock_factor, 1.0)
-        matmul_s += passes * batch * unaligned / (simt * c.eta_simt_fp32)
+    if unaligned and simt:
+        matmul_s += passes * batch * unaligned / (simt * clock_factor * c.eta_simt_fp32)
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
     # DRAM whatever the matmul speed: unfused attention is memory bound there.

@@ -89,10 +89,10 @@ class WorkProfile(Frozen):
     tokens_per_sample: Positive = 1.0
     """Rows each sample adds to a GEMM (tokens of a sequence; 1 for images)."""
     attention_score_elements: NonNeg = 0.0
-    unaligned_matmul_flops: NonNeg = 0.0
-    """Part of ``matmul_flops`` in GEMMs with a dimension not a multiple of 8."""
     """Score-sized tensors (queries x keys x heads x layers) one forward of one sample
     writes: attention FLOPs / (4 x head dim)."""
+    unaligned_matmul_flops: NonNeg = 0.0
+    """Part of ``matmul_flops`` in GEMMs with a dimension not a multiple of 8."""
     seq_len: Annotated[int, Field(ge=1)] | None = None
     input_kind: Literal["image", "text", "audio"] = "image"
     input_bytes_per_sample: NonNeg = 0.0

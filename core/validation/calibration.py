@@ -163,7 +163,7 @@ so NVLink and PCIe peer-to-peer go unused (its "NVLink" and "PCIe" 2080 Ti rows 
 alike)."""
 
 _PRECISION = {"fp32": "fp32", "tf32": "tf32", "fp16-amp": "fp16", "fp16": "fp16", "bf16": "bf16"}
-_INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie"}
+_INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie", "host": "host"}
 
 
 def row_preset(row: CalibrationRow) -> tuple[WorkloadPreset, dict[str, str]]:

@@ -90,6 +90,8 @@ def build_report(
             entry.update(
                 resolved=True,
                 gpu_id=outcome.gpu.id,
+                workload_used=outcome.profile.name,
+                interconnect_used=outcome.interconnect,
                 predicted=predicted,
                 abs_pct_error=abs(predicted / row.throughput - 1.0) * 100.0,
             )

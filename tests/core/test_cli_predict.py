@@ -21,8 +21,13 @@ def test_json_names_the_configuration_and_its_curve(capsys: pytest.CaptureFixtur
     data = predict(capsys, "--count", "8", "--precision", "fp16", "--batch", "32")
     assert (data["gpu"], data["gpus"], data["unit"]) == ("h100-sxm5-80gb", 8, "sequences/s")
     assert data["link"] == "nvswitch"
-    assert [p["gpus"] for p in data["scaling"]] == list(range(1, 9))
-    assert data["total_throughput"] == pytest.approx(8 * data["per_gpu_throughput"])
+    curve = data["scaling"]
+    assert [p["gpus"] for p in curve] == list(range(1, 9))
+    assert curve[-1]["total_throughput"] == pytest.approx(data["total_throughput"])
+    assert all(0.0 < p["efficiency"] <= 1.0 for p in curve)
+    parts = data["breakdown"]
+    summed = sum(v for k, v in parts.items() if k != "step_s")
+    assert summed == pytest.approx(parts["step_s"])
 
 
 def test_host_staged_exchange_is_slower_than_nvswitch(capsys: pytest.CaptureFixture[str]) -> None:

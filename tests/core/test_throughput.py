@@ -211,3 +211,17 @@ def test_elementwise_math_runs_on_fp32_cores() -> None:
     dram = 10 * 1e6 * 4.0 * 4.0 / (g.memory_bandwidth_gb_s * 1e9 * 0.5)
     alu = 10 * 1e6 * 50.0 / (35.58e12)
     assert gpu_step_time(p, g, c).elementwise_s == pytest.approx(dram + alu)
+
+
+def test_unaligned_gemm_penalty_covers_8_bit_and_skips_unknown_or_non_nvidia() -> None:
+    h100 = gpu("H100 SXM5 80GB")
+    p = profile(matmul_flops=2e12, unaligned_matmul_flops=1e12, batch_per_gpu=1)
+    fp8 = gpu_step_time(p.model_copy(update={"requested_precision": "fp8"}), h100, UNIT)
+    # aligned half at 1979e12 x 0.5, unaligned half at 133.8e12 x 0.5
+    assert fp8.matmul_s == pytest.approx(3e12 / (1979e12 * 0.5) + 3e12 / (133.8e12 * 0.5))
+    unknown = h100.model_copy(update={"fp32_tflops": None})
+    assert half_simt_peak(unknown) is None
+    assert gpu_step_time(p, unknown, UNIT).matmul_s == pytest.approx(6e12 / (989e12 * 0.5))
+    mi300x = gpu("MI300X")
+    aligned = gpu_step_time(p.model_copy(update={"unaligned_matmul_flops": 0.0}), mi300x, UNIT)
+    assert gpu_step_time(p, mi300x, UNIT).matmul_s == pytest.approx(aligned.matmul_s)

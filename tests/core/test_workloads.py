@@ -152,6 +152,11 @@ def test_full_softmax_presets_match_their_derivation() -> None:
         assert arch.activation_elements_per_sample == want["activation_elements_per_sample"]
         assert arch.params_total == want["params_total"]
         assert arch.lm_head and arch.vocab_size == 267_735
+        assert arch.forward_flops_per_sample == want["forward_flops_per_sample"]
+        seq, d = (192, 512) if size == "base" else (256, 1024)
+        assert arch.default_seq_len == seq
+        # The logit GEMM over the odd 267,735-word vocabulary is the unaligned part.
+        assert arch.op_mix.unaligned_matmul_flops == 2 * d * 267_735 * seq
     # Hand check of the large model's parameters: 18 DLE layers + tied 267,735 x 1024
     # embedding + output bias + the two relative-position biases (16 x 64 each).
     layer = 1024 * 3072 + 1024 * 1024 * 2 + 2 * 1024 + 1024 * 4096 + 4096 + 4096 * 1024 + 1024
