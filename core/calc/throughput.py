@@ -110,6 +110,8 @@ NVIDIA GA102 whitepaper (2020) Appendix A and Ada (AD102) whitepaper (2022):
 non-tensor FP16 at the FP32 rate; NVIDIA H100 whitepaper (2022): FP16 (non-tensor)
 133.8 vs FP32 66.9 TFLOPS (SXM5). Other chips (not read): the FP32 rate, which every
 GPU reaches because 16-bit math can always run in fp32."""
+_CHIP_PREFIXES = tuple(sorted(_HALF_TO_FP32_RATE, key=len, reverse=True))
+"""Longest prefix first, so "GA100" wins over "GA10"."""
 
 
 def half_simt_peak(gpu: GPU) -> float | None:
@@ -118,8 +120,7 @@ def half_simt_peak(gpu: GPU) -> float | None:
     if not gpu.fp32_tflops:
         return None
     chip = gpu.chip or ""
-    prefixes = sorted(_HALF_TO_FP32_RATE, key=len, reverse=True)
-    ratio = next((_HALF_TO_FP32_RATE[p] for p in prefixes if chip.startswith(p)), 1.0)
+    ratio = next((_HALF_TO_FP32_RATE[p] for p in _CHIP_PREFIXES if chip.startswith(p)), 1.0)
     return gpu.fp32_tflops * 1e12 * ratio
 
 
@@ -215,21 +216,20 @@ def gpu_step_time(
     eta = tensor_efficiency(gpu, mode, c)
 
     shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
-    unaligned = 0.0
-    simt = half_simt_peak(gpu)
+    # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements); an
+    # odd dimension leaves cuBLAS the non-tensor path. TF32's 4-byte elements keep rows
+    # word-aligned, and its tensor kernels still run there.
+    unaligned, simt = 0.0, None
     if (
-        mode.tensor_cores
+        profile.unaligned_matmul_flops
+        and mode.tensor_cores
         and mode.precision in _NARROW_TENSOR_PRECISIONS
         and gpu.vendor == "NVIDIA"
-        and simt
-        and profile.unaligned_matmul_flops
     ):
-        # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements);
-        # an odd dimension leaves cuBLAS the non-tensor path. TF32's 4-byte elements keep
-        # rows word-aligned, and its tensor kernels still run there.
-        unaligned = profile.unaligned_matmul_flops
+        simt = half_simt_peak(gpu)
+        unaligned = profile.unaligned_matmul_flops if simt else 0.0
     matmul_s = passes * batch * (profile.matmul_flops - unaligned) / (peak * eta * shape)
-    if unaligned and simt:
+    if simt and unaligned:
         matmul_s += passes * batch * unaligned / (simt * clock_factor * c.eta_simt_fp32)
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through

@@ -45,9 +45,9 @@ class OpMix(Frozen):
     elementwise_flops: NonNegFloat
     unaligned_matmul_flops: NonNegFloat = 0.0
     """Part of ``matmul_conv_flops`` in GEMMs with a dimension that is not a multiple
-    of 8 (an odd vocabulary size, say): 16-bit tensor-core kernels need 8-element
-    (16-byte) aligned rows (NVIDIA "Matrix Multiplication Background" guide, Tensor Core
-    requirements), so these run far below the tensor-core peak in fp16/bf16."""
+    of 8 (an odd vocabulary size, say): 16- and 8-bit tensor-core kernels need 16-byte
+    aligned rows (NVIDIA "Matrix Multiplication Background" guide, Tensor Core
+    requirements), so these run far below the tensor-core peak at those precisions."""
 
     @property
     def total_flops(self) -> float:

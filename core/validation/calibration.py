@@ -56,6 +56,11 @@ class CalibrationRow:
         return None
 
     @property
+    def source_repo(self) -> str:
+        """The ``source_repo`` column (owner/name of the repository the row was read from)."""
+        return self.source.split("|", 1)[0]
+
+    @property
     def flagged(self) -> bool:
         return "FLAG:" in self.notes
 
@@ -172,7 +177,7 @@ def row_preset(row: CalibrationRow) -> tuple[WorkloadPreset, dict[str, str]]:
     Raises ``RigForgeError`` when ``row.model`` names no preset.
     """
     preset = find_preset(row.model)
-    variant = _SOURCE_VARIANTS.get((row.source.split("|", 1)[0], preset.id))
+    variant = _SOURCE_VARIANTS.get((row.source_repo, preset.id))
     if variant is None:
         return preset, {}
     return find_preset(variant[0]), dict(variant[1])
@@ -202,6 +207,6 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
     if preset.id in _HALF_MODEL_PRESETS:
         profile = profile.model_copy(update={"half_activations": True})
     interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
-    if row.source.split("|", 1)[0] in _P2P_DISABLED_SOURCES:
+    if row.source_repo in _P2P_DISABLED_SOURCES:
         interconnect = "host"
     return ResolvedRow(row, gpu, profile, interconnect)

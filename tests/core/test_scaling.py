@@ -119,20 +119,11 @@ def test_time_to_target_epochs_and_tokens() -> None:
 def test_host_launch_time_is_not_split_by_tensor_parallelism() -> None:
     """Each tensor-parallel rank splits the device work but launches every kernel."""
     c = FITTED.model_copy(update={"launch_s_per_layer": 1e-3})
-    p = WorkProfile(
-        name="t",
-        unit="tokens/s",
-        params_total=1e9,
-        params_trainable=0.0,
-        matmul_flops=1e12,
-        layers=10,
-        batch_per_gpu=1,
-        parallelism="independent",
-    )
+    p = profile(matmul_flops=1e12, layers=10, parallelism="independent")
     h100 = gpu("H100 SXM5 80GB")
     one = estimate_throughput(p, h100, 1, c, curve=False)
     assert one.breakdown.launch_overhead_s == pytest.approx(10e-3)
-    tp = p.model_copy(update={"parallelism": "data", "tp_degree": 2, "params_trainable": 0.0})
+    tp = p.model_copy(update={"parallelism": "data", "tp_degree": 2})
     two = estimate_throughput(tp, h100, 2, c, curve=False)
     assert two.breakdown.launch_overhead_s == pytest.approx(10e-3)
     assert two.breakdown.matmul_s == pytest.approx(one.breakdown.matmul_s / 2)
