@@ -8,7 +8,7 @@ vendor's marketed gigabytes unless a field says ``_gib``.
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -16,6 +16,8 @@ PartId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9.+-]*$", max
 """Catalog id: lowercase letters, digits, dots, plus signs and dashes."""
 
 NonEmptyStr = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+
+PriceKind = Literal["msrp", "street", "used", "unknown"]
 
 
 class Frozen(BaseModel):
@@ -31,9 +33,11 @@ class Price(Frozen):
     (for example "no public list price; data-center part sold through OEMs").
     """
 
-    usd: Annotated[float, Field(gt=0, lt=10_000_000)] | None
+    usd: Annotated[float, Field(ge=0.01, lt=10_000_000)] | None
     as_of: date | None = None
-    kind: Annotated[str, StringConstraints(pattern=r"^(msrp|street|list|used|unknown)$")] = "msrp"
+    kind: PriceKind = "msrp"
+    """``msrp``: launch price from the maker or its press release; ``street``: a named
+    retailer's or a dated article's price; ``used``: a dated survey of second-hand listings."""
     source: NonEmptyStr
 
     @model_validator(mode="after")

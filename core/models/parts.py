@@ -20,9 +20,24 @@ PowerConnector = Literal["pcie_6pin", "pcie_8pin", "12vhpwr", "12v_2x6", "eps_8p
 MemoryType = Literal["DDR4", "DDR5"]
 DimmType = Literal["UDIMM", "RDIMM"]
 Architecture = Literal[
-    "pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell", "rdna3", "cdna2", "cdna3"
+    "pascal",
+    "volta",
+    "turing",
+    "ampere",
+    "ada",
+    "hopper",
+    "blackwell",
+    "rdna2",
+    "rdna3",
+    "rdna4",
+    "cdna2",
+    "cdna3",
+    "cdna4",
+    "xe-hpg",
+    "xe2",
 ]
-Category = Literal["gpu", "cpu", "motherboard", "memory", "drive", "psu", "case"]
+Category = Literal["gpu", "cpu", "motherboard", "memory", "drive", "psu", "case", "riser"]
+Bifurcation = Literal["x8x8", "x8x4x4", "x4x4x4x4"]
 
 
 class Part(Frozen):
@@ -33,10 +48,25 @@ class Part(Frozen):
     name: NonEmptyStr
     aliases: tuple[NonEmptyStr, ...] = ()
     price: Price
+    """The new part's price (``msrp`` or ``street``), or an explicit unknown."""
+    used_price: Price | None = None
+    """A dated survey of second-hand listings (``kind`` "used") for parts people buy used."""
+    maker: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    """Who makes the part as sold (NVIDIA for a Founders Edition, ASUS for a board)."""
+    part_number: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    """The maker's part number / SKU where a source gives it (for purchase orders)."""
     sources: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
-    notes: str = ""
+    notes: Annotated[str, Field(max_length=4000)] = ""
     custom: bool = False
     """True for parts the user defined, not taken from the catalog."""
+
+    @model_validator(mode="after")
+    def _used_price_kind(self) -> Part:
+        if self.used_price is not None and self.used_price.kind not in ("used", "unknown"):
+            raise ValueError("used_price must have kind 'used'")
+        if self.price.kind == "used":
+            raise ValueError("price is the new part's price; put second-hand prices in used_price")
+        return self
 
 
 class TensorTflops(Frozen):
@@ -67,6 +97,12 @@ class GPU(Part):
     """Non-tensor FP32 peak at boost clock."""
     tensor_tflops: TensorTflops = TensorTflops()
     board_power_w: PositiveFloat | None
+    l2_cache_mb: PositiveFloat | None = None
+    """Last-level on-chip cache (L2; AMD RDNA: Infinity Cache is stated in notes)."""
+    base_clock_mhz: PositiveFloat | None = None
+    """Clock the maker guarantees under sustained load at board power."""
+    boost_clock_mhz: PositiveFloat | None = None
+    """Rated boost clock; the peak TFLOPS figures are at this clock."""
     pcie_gen: PcieGen
     pcie_lanes: LaneCount = 16
     nvlink_gb_s: PositiveFloat | None = None
@@ -135,6 +171,8 @@ class PcieSlot(Frozen):
     """Electrical lanes when nothing it shares with is populated."""
     attached_to: Literal["cpu", "chipset"]
     lane_rules: tuple[LaneRule, ...] = ()
+    bifurcation: tuple[Bifurcation, ...] | None = None
+    """Splits the firmware offers for this slot (``()``: none); ``None`` when unsourced."""
 
 
 class M2Slot(Frozen):
@@ -227,16 +265,42 @@ class PSU(Part):
     form_factor: NonEmptyStr = "ATX"
     connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]] | None = None
     """GPU/CPU power leads by type; ``None`` when no source lists the unit's cables."""
+    low_line_wattage_w: PositiveFloat | None = None
+    """Rated output on 100-127 V mains where the maker rates it below ``wattage_w`` (units
+    rated at full power on 200-240 V only); ``None``: the one rating holds on both."""
+
+    @model_validator(mode="after")
+    def _low_line(self) -> PSU:
+        if self.low_line_wattage_w is not None and self.low_line_wattage_w > self.wattage_w:
+            raise ValueError("low_line_wattage_w cannot exceed wattage_w")
+        return self
 
 
 class Case(Part):
     category: Literal["case"] = "case"
+    kind: Literal["tower", "rack", "open_frame"] = "tower"
+    """A tower, a rack chassis, or an open frame whose GPUs sit on risers above the board."""
+    rack_units: Annotated[int, Field(ge=1, le=10)] | None = None
     motherboard_form_factors: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
     max_gpu_length_mm: PositiveFloat | None
     expansion_slots: Annotated[int, Field(ge=1, le=20)]
+    gpu_mounts: Annotated[int, Field(ge=0, le=20)] | None = None
+    """Open frames: GPUs the frame holds on risers (``None``: not stated)."""
+    server_airflow: bool | None = None
+    """Whether the maker rates the chassis' fans for passive (fanless) accelerators."""
 
 
-AnyPart = GPU | CPU | Motherboard | MemoryKit | Drive | PSU | Case
+class Riser(Part):
+    """A PCIe riser / extension cable that puts a GPU away from its slot."""
+
+    category: Literal["riser"] = "riser"
+    pcie_gen: PcieGen
+    """Highest PCIe generation the cable is rated for."""
+    lanes: LaneCount = 16
+    length_mm: PositiveFloat | None
+
+
+AnyPart = GPU | CPU | Motherboard | MemoryKit | Drive | PSU | Case | Riser
 PART_TYPES: dict[str, type[Part]] = {
     "gpu": GPU,
     "cpu": CPU,
@@ -245,4 +309,5 @@ PART_TYPES: dict[str, type[Part]] = {
     "drive": Drive,
     "psu": PSU,
     "case": Case,
+    "riser": Riser,
 }

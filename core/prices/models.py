@@ -13,7 +13,7 @@ FEED_FORMAT = "rigforge-price-feed"
 FEED_VERSION = 1
 
 CurrencyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
-PriceKind = Literal["msrp", "street", "list", "used"]
+PriceKind = Literal["msrp", "street", "used"]
 
 
 class FeedEntry(Frozen):
