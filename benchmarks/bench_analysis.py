@@ -11,9 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.calc.constants import FITTED
-from core.calc.profile import profile_from_workload
-from core.calc.scaling import estimate_throughput
+from core.calc.performance.constants import FITTED
+from core.calc.performance.profile import profile_from_workload
+from core.calc.performance.scaling import estimate_throughput
 from core.catalog import load_catalog
 from core.workloads import find_preset, make_workload
 
@@ -22,7 +22,7 @@ def main() -> int:
     gpu = load_catalog().gpu("RTX 4090")
     workload = make_workload(find_preset("ResNet-50"), precision="fp16", batch_size=256)
     try:
-        from core.calc.vram import estimate_vram
+        from core.calc.memory.vram import estimate_vram
     except ImportError:  # the VRAM model lands separately
         estimate_vram = None
 

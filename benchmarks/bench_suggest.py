@@ -1,4 +1,4 @@
-"""Benchmark of the whole-catalog build search (``core.calc.suggest``).
+"""Benchmark of the whole-catalog build search (``core.calc.suggest.search``).
 
 Prints configurations considered and evaluated, evaluated per second and wall
 time, for the bundled catalog as shipped (most non-GPU parts are unpriced, so
@@ -15,7 +15,7 @@ import sys
 import time
 from datetime import date
 
-from core.calc.suggest import suggest
+from core.calc.suggest.search import suggest
 from core.catalog import Catalog, load_catalog
 from core.models.suggest import SuggestRequest
 from core.prices import PartPrice, apply_prices

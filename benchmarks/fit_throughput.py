@@ -27,7 +27,7 @@ from scipy.optimize import least_squares
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.calc.constants import FITTED, ThroughputConstants
+from core.calc.performance.constants import FITTED, ThroughputConstants
 from core.catalog import load_catalog
 from core.validation.calibration import ResolvedRow, load_rows, resolve
 from core.validation.report import predict_row

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.calc.constants import FITTED, ThroughputConstants
-from core.calc.throughput import gpu_step_time
+from core.calc.performance.constants import FITTED, ThroughputConstants
+from core.calc.performance.roofline import gpu_step_time
 from core.catalog import load_catalog
 from core.validation.calibration import ResolvedRow, load_rows, resolve
 from core.validation.report import predict_row

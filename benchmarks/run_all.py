@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from core.calc.analysis import analyze  # noqa: E402
-from core.calc.suggest import suggest  # noqa: E402
+from core.calc.suggest.search import suggest  # noqa: E402
 from core.catalog import load_catalog  # noqa: E402
 from core.catalog.builds import default_build  # noqa: E402
 from core.files.io import open_file, save_file, to_document  # noqa: E402

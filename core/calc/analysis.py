@@ -7,14 +7,14 @@ host RAM, data-loading cores, storage read rate).
 
 from __future__ import annotations
 
-from core.calc.checks import run_checks
-from core.calc.constants import FITTED
-from core.calc.cost import parts_cost
-from core.calc.pcie import assign_pcie
-from core.calc.power import power_limit_throughput_factor
-from core.calc.profile import profile_from_workload
-from core.calc.scaling import estimate_throughput
-from core.calc.vram import VramResult, estimate_vram
+from core.calc.cost.parts import parts_cost
+from core.calc.memory.vram import VramResult, estimate_vram
+from core.calc.performance.constants import FITTED
+from core.calc.performance.profile import profile_from_workload
+from core.calc.performance.scaling import estimate_throughput
+from core.calc.platform.checks import run_checks
+from core.calc.platform.pcie import assign_pcie
+from core.calc.platform.power import power_limit_throughput_factor
 from core.catalog import Catalog
 from core.errors import InvalidWorkload
 from core.models.build import Build

@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any, get_args
 
-from core.calc.constants import FITTED
-from core.calc.profile import profile_from_workload
-from core.calc.scaling import estimate_throughput
+from core.calc.performance.constants import FITTED
+from core.calc.performance.profile import profile_from_workload
+from core.calc.performance.scaling import estimate_throughput
 from core.errors import InvalidWorkload
 from core.models.throughput import HostLink, HostSpec
 from core.models.workload import Optimizer, Parallelism, Precision, Task

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.calc.suggest import suggest
+    from core.calc.suggest.search import suggest
     from core.cli.prices import priced_catalog
     from core.models.suggest import SuggestRequest
     from core.text.cost import reason_text, suggest_lines

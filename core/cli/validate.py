@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from core.calc.constants import FITTED
+from core.calc.performance.constants import FITTED
 from core.text.throughput import report_lines
 from core.validation.calibration import load_rows
 from core.validation.report import build_report

@@ -1,4 +1,4 @@
-"""Inputs and results of the build optimizer (``core.calc.suggest``)."""
+"""Inputs and results of the build optimizer (``core.calc.suggest.search``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Frozen inputs and results of the throughput, host-I/O and scaling models.
 
 ``WorkProfile`` is the flat set of numbers the performance model needs about one
-workload run; ``core.calc.profile`` builds it from a ``Workload``. Results carry
+workload run; ``core.calc.performance.profile`` builds it from a ``Workload``. Results carry
 codes and numbers only; ``core.text.throughput`` renders them for people.
 """
 

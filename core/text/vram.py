@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calc.vram import VramFix, VramResult
+from core.calc.memory.vram import VramFix, VramResult
 
 FIX_TEXT = {
     "reduce_batch": "batch {batch_size}",

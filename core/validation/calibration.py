@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from core.calc.profile import profile_from_workload, with_run
+from core.calc.performance.profile import profile_from_workload, with_run
 from core.catalog.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
 from core.models.parts import GPU

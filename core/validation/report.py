@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from core.calc.constants import ThroughputConstants
-from core.calc.scaling import estimate_throughput
+from core.calc.performance.constants import ThroughputConstants
+from core.calc.performance.scaling import estimate_throughput
 from core.catalog.catalog import Catalog
 from core.validation.calibration import CalibrationRow, ResolvedRow, resolve
 

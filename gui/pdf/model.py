@@ -13,8 +13,8 @@ from datetime import date
 
 from core import __version__
 from core.calc.analysis import Analysis, analyze
-from core.calc.power import power_budget
-from core.calc.tco import analysis_cost
+from core.calc.cost.tco import analysis_cost
+from core.calc.platform.power import power_budget
 from core.catalog import Catalog
 from core.models.build import Build
 from core.models.cost import CostReport

@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from core.calc.analysis import Analysis, analyze
-from core.calc.checks import pick_psu
-from core.calc.power import power_budget
-from core.calc.tco import analysis_cost
-from core.calc.vram import VramFix
+from core.calc.cost.tco import analysis_cost
+from core.calc.memory.vram import VramFix
+from core.calc.platform.checks import pick_psu
+from core.calc.platform.power import power_budget
 from core.catalog import Catalog
 from core.errors import RigForgeError
 from core.models.build import Build

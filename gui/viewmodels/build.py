@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from core.calc.cost import parts_cost
+from core.calc.cost.parts import parts_cost
 from core.catalog import Catalog
 from core.models.build import Build
 from core.models.results import PartsCost

@@ -16,8 +16,8 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from core.calc.analysis import Analysis, analyze
-from core.calc.power import power_budget
-from core.calc.suggest_rank import pareto_indices
+from core.calc.platform.power import power_budget
+from core.calc.suggest.rank import pareto_indices
 from core.catalog.builds import default_build
 from core.models.build import Build
 from core.models.power import PowerBudget
@@ -36,7 +36,7 @@ class ComparisonState:
     rows: tuple[CompareRow, ...]
     front: tuple[int, ...]
     """Pareto front of (parts cost, throughput) over the builds with a throughput, cheapest
-    first (``core.calc.suggest_rank.pareto_indices``; costs of unpriced parts are left out)."""
+    first (``core.calc.suggest.rank.pareto_indices``; costs of unpriced parts are left out)."""
     shown: int
     """The build the editor shows."""
     reference: int

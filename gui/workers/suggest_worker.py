@@ -1,4 +1,4 @@
-"""Run the build optimizer (``core.calc.suggest``) in a worker thread, with progress and cancel.
+"""Run the build optimizer (``core.calc.suggest.search``) in a worker thread with progress, cancel.
 
 Signals emitted here are queued to receivers in the GUI thread.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 
-from core.calc.suggest import suggest
+from core.calc.suggest.search import suggest
 from core.catalog import Catalog
 from core.errors import RigForgeError
 from core.models.settings import AnalysisSettings

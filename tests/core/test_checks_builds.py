@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.calc.checks import run_checks
+from core.calc.platform.checks import run_checks
 from core.models.checks import Check, worst
 from core.models.host import HostDemand
 from core.models.settings import AnalysisSettings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calc.compat import compat_checks, power_connector_check
+from core.calc.platform.compat import compat_checks, power_connector_check
 from tests.core import check_parts as parts
 
 

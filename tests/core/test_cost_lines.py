@@ -1,6 +1,6 @@
 """Price lines: quantity, date, origin; unpriced parts listed, never guessed."""
 
-from core.calc.cost import parts_cost, price_lines
+from core.calc.cost.parts import parts_cost, price_lines
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calc.pcie import assign_pcie, lanes_demanded, link_bandwidth_gb_s, pcie_checks
+from core.calc.platform.pcie import assign_pcie, lanes_demanded, link_bandwidth_gb_s, pcie_checks
 from core.models.build import DriveSelection
 from tests.core import check_parts as parts
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.calc.pcie import assign_pcie, max_gpus_by_geometry
-from core.calc.physical import physical_checks
+from core.calc.platform.pcie import assign_pcie, max_gpus_by_geometry
+from core.calc.platform.physical import physical_checks
 from tests.core import check_parts as parts
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.calc.power import (
+from core.calc.platform.power import (
     power_budget,
     power_limit_throughput_factor,
     power_limit_what_if,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.calc.constants import FITTED
-from core.calc.hostio import link_gb_s
-from core.calc.profile import profile_from_workload
-from core.calc.scaling import comm_link, estimate_throughput, time_to_target_s
+from core.calc.performance.constants import FITTED
+from core.calc.performance.hostio import link_gb_s
+from core.calc.performance.profile import profile_from_workload
+from core.calc.performance.scaling import comm_link, estimate_throughput, time_to_target_s
 from core.catalog import load_catalog
 from core.models.parts import GPU
 from core.models.throughput import HostLink, HostSpec, WorkProfile

@@ -5,8 +5,8 @@ from datetime import date
 import numpy as np
 import pytest
 
-from core.calc.suggest import suggest
-from core.calc.suggest_rank import pareto_indices
+from core.calc.suggest.rank import pareto_indices
+from core.calc.suggest.search import suggest
 from core.catalog import Catalog, load_catalog
 from core.models.suggest import SuggestRequest
 from core.prices import PartPrice, apply_prices

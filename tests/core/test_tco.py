@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from core.calc.analysis import analyze
-from core.calc.tco import (
+from core.calc.cost.tco import (
     analysis_cost,
     break_even_months,
     cheapest_rate,

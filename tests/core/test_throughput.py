@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.calc.constants import FITTED, ThroughputConstants
-from core.calc.throughput import compute_mode, fp16_tensor_peak, gpu_step_time, half_simt_peak
+from core.calc.performance.constants import FITTED, ThroughputConstants
+from core.calc.performance.roofline import (
+    compute_mode,
+    fp16_tensor_peak,
+    gpu_step_time,
+    half_simt_peak,
+)
 from core.catalog import load_catalog
 from core.models.parts import GPU
 from core.models.throughput import WorkProfile
@@ -156,7 +161,7 @@ def test_host_launch_time_adds_to_device_time_and_does_not_shrink_with_batch() -
 
 def test_waveglow_profile_has_wavenet_gemm_shape() -> None:
     """DLE WaveGlow: 512-channel WaveNet convs over 8-sample groups (waveglow/arg_parser.py)."""
-    from core.calc.profile import profile_from_workload
+    from core.calc.performance.profile import profile_from_workload
     from core.workloads import find_preset, make_workload
 
     wg = profile_from_workload(make_workload(find_preset("WaveGlow"), precision="fp16"))

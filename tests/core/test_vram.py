@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.calc.vram import estimate_vram, max_batch_size, vram_breakdown
+from core.calc.memory.vram import estimate_vram, max_batch_size, vram_breakdown
 from core.workloads import find_preset, make_workload
 
 GIB = 2**30

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.calc.suggest_rank import pareto_indices
+from core.calc.suggest.rank import pareto_indices
 from gui.app import create_main_window
 from gui.charts.export_menu import export_chart
 from gui.views.main_window import MainWindow

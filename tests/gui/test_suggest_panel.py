@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from core.calc.suggest_rank import pareto_indices
+from core.calc.suggest.rank import pareto_indices
 from core.catalog import Catalog, load_catalog
 from core.prices import PartPrice, apply_prices
 from gui.app import create_main_window

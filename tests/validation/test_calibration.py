@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from core.calc.constants import FITTED
+from core.calc.performance.constants import FITTED
 from core.catalog import load_catalog
 from core.cli import main
 from core.validation.calibration import load_rows, read_rows

@@ -9,8 +9,8 @@ Tolerances, stated once:
 
 import pytest
 
-from core.calc.vram import vram_breakdown
-from core.calc.vram_parts import FRAMEWORK_GIB, transformer_layer_activation_bytes
+from core.calc.memory.components import FRAMEWORK_GIB, transformer_layer_activation_bytes
+from core.calc.memory.vram import vram_breakdown
 from core.models.workload import Architecture, Workload
 from core.workloads import find_preset, make_workload
 
@@ -156,7 +156,7 @@ def test_bert_base_titan_x_known_gap(seq: int, measured_max_batch: int) -> None:
     stores ~2-3x the Korthikanti activations our PyTorch-style model assumes. The model
     must therefore be optimistic here, and within a factor of 3.
     """
-    from core.calc.vram import max_batch_size
+    from core.calc.memory.vram import max_batch_size
 
     w = make_workload(
         find_preset("BERT-base"), task="training", precision="fp32", optimizer="adam", seq_len=seq

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.calc.constants import FITTED
-from core.calc.pcie import assign_pcie, gpu_slot_width
-from core.calc.power import component_power, gpu_transient
-from core.calc.scaling import estimate_throughput
-from core.calc.suggest_space import Platform
+from core.calc.performance.constants import FITTED
+from core.calc.performance.scaling import estimate_throughput
+from core.calc.platform.pcie import assign_pcie, gpu_slot_width
+from core.calc.platform.power import component_power, gpu_transient
+from core.calc.suggest.space import Platform
 from core.models.build import Build, DriveSelection
 from core.models.parts import GPU, Drive
 from core.models.throughput import HostLink, HostSpec, WorkProfile

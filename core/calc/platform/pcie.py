@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from itertools import combinations, pairwise
 
-from core.calc.compat import memory_fits, pick_memory, price_key, same_socket
+from core.calc.platform.compat import memory_fits, pick_memory, price_key, same_socket
 from core.catalog.catalog import Catalog
 from core.models.build import Build
 from core.models.checks import Check, Fix

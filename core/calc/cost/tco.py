@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.calc.analysis import Analysis
-from core.calc.cost import price_lines
-from core.calc.power import HOURS_PER_YEAR, power_budget
+from core.calc.cost.parts import price_lines
+from core.calc.platform.power import HOURS_PER_YEAR, power_budget
 from core.models.cost import CloudComparison, CloudRate, CostReport, PriceLine, PriceOrigin
 from core.models.parts import GPU
 from core.models.results import PartsCost

@@ -16,8 +16,8 @@ option (``suggest_space``), with one drive. The search
    on its builds only; a build whose checks fail leaves the front, which is
    then recomputed.
 
-Sources: the power and PCIe rules are those of ``core.calc.power`` and
-``core.calc.pcie`` (cited there); Pareto optimality: a build is on the front
+Sources: the power and PCIe rules are those of ``core.calc.platform.power`` and
+``core.calc.platform.pcie`` (cited there); Pareto optimality: a build is on the front
 when no other build is at most as expensive and strictly faster.
 """
 
@@ -30,10 +30,11 @@ import numpy as np
 import numpy.typing as npt
 
 from core.calc.analysis import analyze
-from core.calc.power import gpu_transient, psu_excursion_tolerance
-from core.calc.profile import profile_from_workload
-from core.calc.suggest_rank import Candidate, pareto_indices, pick_spread, reasons_for
-from core.calc.suggest_rows import (
+from core.calc.memory.vram import estimate_vram
+from core.calc.performance.profile import profile_from_workload
+from core.calc.platform.power import gpu_transient, psu_excursion_tolerance
+from core.calc.suggest.rank import Candidate, pareto_indices, pick_spread, reasons_for
+from core.calc.suggest.rows import (
     Row,
     RowCaches,
     gpu_links,
@@ -41,8 +42,7 @@ from core.calc.suggest_rows import (
     row_throughput,
     sketch_build,
 )
-from core.calc.suggest_space import Platform, PsuOption, default_drive, platforms, psu_options
-from core.calc.vram import estimate_vram
+from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
 from core.catalog import Catalog
 from core.errors import InvalidWorkload, RigForgeError
 from core.models.build import Build, DriveSelection
@@ -55,7 +55,7 @@ FloatArray = npt.NDArray[np.float64]
 MAX_ROUNDS = 12
 """Front recomputations after builds fail their checks (bounds the analyze() calls)."""
 _DIMM_W = {"UDIMM": 5.0, "RDIMM": 10.0}
-"""Per-DIMM draw, as ``core.calc.power`` assumes (5 W UDIMM, 10 W RDIMM)."""
+"""Per-DIMM draw, as ``core.calc.platform.power`` assumes (5 W UDIMM, 10 W RDIMM)."""
 
 
 def suggest(

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.calc.constants import ThroughputConstants
-from core.calc.hostio import host_times, link_gb_s
-from core.calc.throughput import GpuStep, gpu_step_time
+from core.calc.performance.constants import ThroughputConstants
+from core.calc.performance.hostio import host_times, link_gb_s
+from core.calc.performance.roofline import GpuStep, gpu_step_time
 from core.models.parts import GPU
 from core.models.throughput import (
     Bottleneck,

@@ -3,7 +3,7 @@
 Each operation class is limited by peak compute at the precision the GPU really
 runs (tensor cores where the architecture has them) or by memory bandwidth,
 scaled by achievable-fraction-of-peak constants that depend on the operation
-class and the architecture generation (``core.calc.constants``).
+class and the architecture generation (``core.calc.performance.constants``).
 
 Sources:
 - Training FLOPs = 3 x forward (forward, backward w.r.t. activations and w.r.t.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.calc.constants import ThroughputConstants
+from core.calc.performance.constants import ThroughputConstants
 from core.models.parts import GPU
 from core.models.throughput import ComputePrecision, PrecisionNote, WorkProfile
 
@@ -202,7 +202,7 @@ def gpu_step_time(
     """Device time of one step of ``profile.batch_per_gpu`` samples on one GPU.
 
     ``clock_factor`` scales compute peaks (a power limit below the board power,
-    from ``core.calc.power.power_limit_throughput_factor``); memory bandwidth is
+    from ``core.calc.platform.power.power_limit_throughput_factor``); memory bandwidth is
     not scaled.
     """
     mode = compute_mode(gpu, profile.requested_precision, allow_tf32)

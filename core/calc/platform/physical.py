@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import itertools
 
-from core.calc.compat import price_key
-from core.calc.pcie import gpu_slot_width, gpu_slots
-from core.calc.power import power_limit_throughput_factor
+from core.calc.platform.compat import price_key
+from core.calc.platform.pcie import gpu_slot_width, gpu_slots
+from core.calc.platform.power import power_limit_throughput_factor
 from core.catalog.catalog import Catalog, normalise_name
 from core.models.build import Build
 from core.models.checks import Check, Fix, Number

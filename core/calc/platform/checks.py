@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 
-from core.calc.compat import compat_checks, connectors_ok, power_connector_check, price_key
-from core.calc.host import host_checks
-from core.calc.pcie import assign_pcie, pcie_checks
-from core.calc.physical import physical_checks
-from core.calc.power import (
+from core.calc.platform.compat import compat_checks, connectors_ok, power_connector_check, price_key
+from core.calc.platform.host import host_checks
+from core.calc.platform.pcie import assign_pcie, pcie_checks
+from core.calc.platform.physical import physical_checks
+from core.calc.platform.power import (
     LARGEST_ATX_PSU_W,
     STEADY_WARN_FRACTION,
     highest_fitting_limit_w,

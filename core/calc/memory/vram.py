@@ -19,7 +19,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from core.calc.vram_parts import (
+from core.calc.memory.components import (
     FRAGMENTATION_FRACTION,
     FRAMEWORK_GIB,
     GIB,
@@ -131,7 +131,7 @@ def estimate_vram(
 
     Raises ``InvalidWorkload`` for parallel settings the GPU count cannot host.
     """
-    from core.calc.vram_fixes import suggest_fixes
+    from core.calc.memory.fixes import suggest_fixes
 
     breakdown = vram_breakdown(workload, gpu_count)
     total = breakdown.total_gib

@@ -1,7 +1,7 @@
 """The search space of the build optimizer: platforms, memory and PSU options.
 
 A platform is a CPU with a board of the same socket whose memory type and DIMM
-kind the CPU supports (``core.calc.compat``). Memory options are every catalog
+kind the CPU supports (``core.calc.platform.compat``). Memory options are every catalog
 kit the platform takes, 1..n kits as the DIMM slots allow; PSU options every
 catalog PSU, 1..``max_psus`` units.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.calc.compat import memory_fits, same_socket
+from core.calc.platform.compat import memory_fits, same_socket
 from core.catalog import Catalog
 from core.models.parts import CPU, PSU, Drive, MemoryKit, Motherboard
 from core.models.suggest import PlatformFamily

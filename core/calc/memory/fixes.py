@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.calc.vram import VramFix, max_batch_size, vram_breakdown
+from core.calc.memory.vram import VramFix, max_batch_size, vram_breakdown
 from core.errors import InvalidWorkload
 from core.models.workload import LoraSettings, Workload
 
