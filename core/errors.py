@@ -1,5 +1,9 @@
 """Errors core raises for people to read: each message names the problem."""
 
+from __future__ import annotations
+
+from pydantic import ValidationError
+
 
 class RigForgeError(Exception):
     """Base of every error RigForge reports to users instead of a traceback."""
@@ -26,3 +30,16 @@ class FileFormatError(RigForgeError):
 
 class FetchError(RigForgeError):
     """A URL could not be loaded; the message names the cause (timeout, size, type...)."""
+
+
+def validation_message(error: ValidationError, *, prefix: str = "") -> str:
+    """One line for people from a pydantic error: where (field path) and what is wrong.
+
+    The one formatter every reader of files, feeds, catalogs and edits uses.
+    """
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    more = error.error_count() - 1
+    text = f"field '{prefix}{where}': {message}" if (prefix or where) else message
+    return text + (f" (and {more} more problems)" if more else "")

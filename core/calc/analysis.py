@@ -1,27 +1,30 @@
-"""One analysis of a build running a workload: every check, memory, throughput and cost.
+"""One analysis of a build running a workload: every check, memory, throughput, power and cost.
 
-This is the single entry point the GUI, CLI and PDF use; it composes the
-per-concern modules and adds the checks that need the workload (VRAM fit,
-host RAM, data-loading cores, storage read rate).
+``analyze`` is the single entry point the GUI, CLI and PDF use. It computes each piece
+once (PCIe placement, power budget, memory, throughput, prices) and adds the checks that
+need the workload (VRAM fit, host RAM, data-loading cores, storage read rate).
 """
 
 from __future__ import annotations
 
-from core.calc.cost.parts import parts_cost
-from core.calc.memory.vram import VramResult, estimate_vram
+from core.calc.cost.parts import parts_cost, price_lines
+from core.calc.cost.tco import cost_report
+from core.calc.memory import estimate_vram
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
-from core.calc.platform.power import power_limit_throughput_factor
+from core.calc.platform.power import power_budget, power_limit_throughput_factor
 from core.catalog import Catalog
 from core.errors import InvalidWorkload
+from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.checks import Check, Fix, Severity, worst
-from core.models.common import Frozen
+from core.models.checks import Check, worst
+from core.models.cost import CloudRate
 from core.models.host import HostDemand
-from core.models.results import PartsCost
+from core.models.memory import VramResult
+from core.models.pcie import PcieAssignment
 from core.models.settings import AnalysisSettings
 from core.models.throughput import HostLink, HostSpec, ThroughputResult
 from core.models.workload import Workload
@@ -32,21 +35,7 @@ BYTES_PER_CHECKPOINT_PARAM = 16
 """fp32 weights + Adam moments + fp16/bf16 copy: the ZeRO paper's 16 bytes per parameter."""
 
 
-class Analysis(Frozen):
-    build: Build
-    workload: Workload | None
-    settings: AnalysisSettings
-    checks: tuple[Check, ...]
-    verdict: Severity
-    vram: VramResult | None = None
-    throughput: ThroughputResult | None = None
-    cost: PartsCost
-    usd_per_unit_throughput: float | None = None
-    """Parts cost per unit of the workload's throughput (``None`` without one)."""
-
-
-def _host_spec(build: Build) -> HostSpec:
-    assignment = assign_pcie(build)
+def _host_spec(build: Build, assignment: PcieAssignment) -> HostSpec:
     links = tuple(
         HostLink(pcie_gen=link.gen, lanes=link.lanes, attached_to=link.attached_to)
         for link in assignment.gpu_links
@@ -71,18 +60,13 @@ def _vram_check(vram: VramResult) -> Check:
     }
     if vram.fits:
         return Check(id="vram.fit", severity="pass", reason="vram_fits", numbers=numbers)
-    best = next((f for f in vram.fixes if f.fits), vram.fixes[0] if vram.fixes else None)
-    fix = None
-    if best is not None:
-        fix = Fix(
-            code=f"vram_{best.code}",
-            numbers={
-                **{k: str(v) for k, v in best.changes.items()},
-                "total_gib": round(best.total_gib, 1),
-                "fits": "fits" if best.fits else "still does not fit",
-            },
-        )
-    return Check(id="vram.fit", severity="fail", reason="vram_exceeds", numbers=numbers, fix=fix)
+    return Check(
+        id="vram.fit",
+        severity="fail",
+        reason="vram_exceeds",
+        numbers=numbers,
+        fix=vram.best_fix,
+    )
 
 
 def _demand(
@@ -107,9 +91,19 @@ def analyze(
     workload: Workload | None = None,
     settings: AnalysisSettings | None = None,
     catalog: Catalog | None = None,
+    *,
+    cloud_rates: tuple[CloudRate, ...] = (),
+    years: int = 3,
 ) -> Analysis:
-    """Check ``build``; with a workload also fit, throughput and cost per throughput."""
+    """Check ``build``; with a workload also fit, throughput and cost per throughput.
+
+    ``catalog`` (prices applied, ``core.prices.load_priced_catalog``) lets fixes name real
+    parts and puts the user's feed and override prices on the build's parts;
+    ``cloud_rates`` give the break-even against renting.
+    """
     settings = settings or AnalysisSettings()
+    assignment = assign_pcie(build)
+    budget = power_budget(build, settings)
     vram = throughput = None
     extra: list[Check] = []
     demand = None
@@ -128,13 +122,26 @@ def analyze(
         else:
             vram = estimate_vram(workload, build.gpu.vram_gb, build.gpu_count)
             extra.append(_vram_check(vram))
-            throughput = _throughput(build, workload)
+            throughput = _throughput(build, workload, assignment)
             demand = _demand(workload, vram, throughput)
-    checks = (*extra, *run_checks(build, settings, demand, catalog))
-    cost = parts_cost(build)
-    per_unit = None
-    if throughput is not None and throughput.total_throughput > 0 and cost.complete:
-        per_unit = cost.total_usd / throughput.total_throughput
+    checks = (
+        *extra,
+        *run_checks(build, settings, demand, catalog, budget=budget, assignment=assignment),
+    )
+    lines = price_lines(build, catalog)
+    cost = cost_report(
+        parts_cost(lines),
+        lines,
+        gpu=build.gpu,
+        gpus=build.gpu_count,
+        throughput=throughput.total_throughput if throughput else None,
+        throughput_unit=throughput.unit if throughput else None,
+        wall_w=budget.wall_w,
+        utilization=settings.utilization,
+        usd_per_kwh=settings.electricity_usd_per_kwh,
+        years=years,
+        rates=cloud_rates,
+    )
     return Analysis(
         build=build,
         workload=workload,
@@ -143,12 +150,15 @@ def analyze(
         verdict=worst(checks),
         vram=vram,
         throughput=throughput,
+        power=budget,
+        pcie=assignment,
         cost=cost,
-        usd_per_unit_throughput=per_unit,
     )
 
 
-def _throughput(build: Build, workload: Workload) -> ThroughputResult | None:
+def _throughput(
+    build: Build, workload: Workload, assignment: PcieAssignment
+) -> ThroughputResult | None:
     try:
         profile = profile_from_workload(workload)
     except InvalidWorkload:
@@ -162,6 +172,6 @@ def _throughput(build: Build, workload: Workload) -> ThroughputResult | None:
         build.gpu_count,
         FITTED,
         interconnect="nvlink" if build.nvlink_bridges else "pcie",
-        host=_host_spec(build),
+        host=_host_spec(build, assignment),
         clock_factor=clock,
     )

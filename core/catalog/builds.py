@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.catalog.catalog import Catalog
-from core.errors import RigForgeError
+from core.errors import RigForgeError, validation_message
 from core.models.build import Build, DriveSelection
 
 _PART_FIELDS = {
@@ -35,9 +35,7 @@ def build_from_ids(catalog: Catalog, spec: dict[str, Any]) -> Build:
     try:
         return Build.model_validate(fields)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RigForgeError(f"invalid build: field '{where}': {first['msg']}") from None
+        raise RigForgeError(f"invalid build: {validation_message(error)}") from None
 
 
 def default_build(catalog: Catalog) -> Build:

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from core.errors import CatalogError, LookupFailed
-from core.models.parts import CPU, GPU, PSU, Case, Category, Drive, MemoryKit, Motherboard, Part
+from core.models.cost import PriceOrigin
+from core.models.parts import (
+    CPU,
+    GPU,
+    PSU,
+    Case,
+    Category,
+    Drive,
+    MemoryKit,
+    Motherboard,
+    Part,
+    Riser,
+)
 
 P = TypeVar("P", bound=Part)
 
@@ -23,10 +35,19 @@ def normalise_name(name: str) -> str:
 class Catalog:
     """An immutable set of validated parts with an id/alias index."""
 
-    def __init__(self, parts: Iterable[Part], *, snapshot_date: str | None = None) -> None:
+    def __init__(
+        self,
+        parts: Iterable[Part],
+        *,
+        snapshot_date: str | None = None,
+        price_origins: Mapping[str, PriceOrigin] | None = None,
+    ) -> None:
         self._parts: dict[str, Part] = {}
         self._index: dict[str, str] = {}
+        self._by_category: dict[str, tuple[Part, ...]] = {}
         self.snapshot_date = snapshot_date
+        self.price_origins: Mapping[str, PriceOrigin] = dict(price_origins or {})
+        """Parts whose price comes from the price feed or the user's override (by id)."""
         for part in parts:
             if part.id in self._parts:
                 raise CatalogError(f"duplicate catalog id {part.id!r}")
@@ -48,10 +69,16 @@ class Catalog:
     def parts_by_id(self) -> dict[str, Part]:
         return dict(self._parts)
 
+    def by_id(self, part_id: str) -> Part | None:
+        return self._parts.get(part_id)
+
     def parts(self, category: Category | None = None) -> tuple[Part, ...]:
-        return tuple(
-            p for p in self._parts.values() if category is None or _category(p) == category
-        )
+        key = category or ""
+        if key not in self._by_category:
+            self._by_category[key] = tuple(
+                p for p in self._parts.values() if category is None or p.category == category
+            )
+        return self._by_category[key]
 
     def get(self, name: str, category: Category | None = None) -> Part:
         """Find a part by id, name or alias, ignoring case and punctuation.
@@ -60,7 +87,7 @@ class Catalog:
         """
         part_id = self._index.get(normalise_name(name))
         part = self._parts.get(part_id) if part_id else None
-        if part is not None and (category is None or _category(part) == category):
+        if part is not None and (category is None or part.category == category):
             return part
         kind = category or "part"
         candidates = {n: p.id for p in self.parts(category) for n in (p.id, p.name, *p.aliases)}
@@ -105,6 +132,5 @@ class Catalog:
     def case(self, name: str) -> Case:
         return self._typed(name, "case", Case)
 
-
-def _category(part: Part) -> str:
-    return part.category
+    def riser(self, name: str) -> Riser:
+        return self._typed(name, "riser", Riser)

@@ -12,14 +12,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from core.catalog.catalog import Catalog
-from core.errors import CatalogError
+from core.errors import CatalogError, validation_message
 from core.models.parts import PART_TYPES, Part
 
 CATALOG_PACKAGE = "resources.catalog"
-
-
-def _field_path(loc: Iterable[int | str]) -> str:
-    return ".".join(str(p) for p in loc) or "(entry)"
 
 
 def parse_catalog_file(name: str, text: str) -> list[Part]:
@@ -45,15 +41,7 @@ def parse_catalog_file(name: str, text: str) -> list[Part]:
         try:
             parts.append(model.model_validate(entry))
         except ValidationError as error:
-            first = error.errors()[0]
-            raise CatalogError(
-                f"{where}: field '{_field_path(first['loc'])}': {first['msg']}"
-                + (
-                    f" (and {error.error_count() - 1} more problems)"
-                    if error.error_count() > 1
-                    else ""
-                )
-            ) from None
+            raise CatalogError(f"{where}: {validation_message(error)}") from None
     return parts
 
 

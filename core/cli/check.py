@@ -1,21 +1,35 @@
-"""``rigforge check``: every build check; exit status 1 when any check fails."""
+"""``rigforge check``: every build check; exit status 1 when any check fails.
+
+``--apply-fix CHECK_ID`` applies that check's fix (the same typed change the window's
+*Apply fix* makes) and writes the file with the changed build.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
-from core.calc.analysis import analyze
-from core.catalog import Catalog, load_catalog
+from core.calc import analyze, apply_fix
 from core.catalog.builds import default_build
+from core.cli.common import (
+    Context,
+    add_price_arguments,
+    add_settings_arguments,
+    load_context,
+    settings_from,
+)
 from core.errors import RigForgeError
-from core.files.io import OpenedFile, open_file
+from core.files.io import open_file, save_file
+from core.models.analysis import Analysis
 from core.models.checks import worst
-from core.models.settings import AnalysisSettings, CircuitId
+from core.models.session import Session
+from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
-from core.text.checks import render_check, render_fix, render_reason
+from core.text.checks import render_check, render_reason
+from core.text.cost import cost_json, cost_lines
+from core.text.fixes import fix_text
 from core.workloads import find_preset, make_workload
 
 NAME = "check"
@@ -31,79 +45,127 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workload",
         help="workload preset to check against (default: the file's workload, if any)",
     )
+    add_settings_arguments(parser)
+    add_price_arguments(parser)
     parser.add_argument(
-        "--region",
-        choices=get_args(CircuitId),
-        default="us-120v-15a",
-        help="mains circuit the machine plugs into",
+        "--apply-fix",
+        metavar="CHECK_ID",
+        help="apply this check's fix (e.g. power.psu) and write the changed file",
     )
     parser.add_argument(
-        "--utilization",
-        type=float,
-        default=0.5,
-        help="share of the year at full load, 0-1 (default 0.5)",
+        "--build", type=int, help="with --apply-fix: the build to change (1 = first; default all)"
     )
     parser.add_argument(
-        "--electricity-price",
-        type=float,
-        default=AnalysisSettings().electricity_usd_per_kwh,
-        help="electricity price per kWh in USD (default: US residential average, EIA 2024)",
+        "-o", "--output", type=Path, help="with --apply-fix: where to write (default: FILE)"
     )
 
 
-def read_builds(path: Path, catalog: Catalog) -> OpenedFile:
-    """The one place a build file is read: a RigForge file of any supported version."""
-    return open_file(path, catalog)
+def read_session(args: argparse.Namespace, context: Context) -> tuple[Session, tuple[str, ...]]:
+    """The file's session (or the default build's), with the workload and settings options."""
+    if args.default:
+        session = Session(builds=(default_build(context.catalog),))
+        notices: tuple[str, ...] = ()
+    else:
+        opened = open_file(args.file, context.catalog)
+        session, notices = opened.session, opened.notices
+    workload: Workload | None = session.workload
+    if args.workload is not None:
+        workload = make_workload(find_preset(args.workload))
+    settings = settings_from(args, session.settings if not args.default else AnalysisSettings())
+    return session.model_copy(update={"workload": workload, "settings": settings}), notices
 
 
-def _workload(name: str | None, opened: OpenedFile | None) -> Workload | None:
-    if name is not None:
-        return make_workload(find_preset(name))
-    return opened.workload if opened is not None else None
+def _analyse(session: Session, context: Context) -> list[Analysis]:
+    return [
+        analyze(
+            build,
+            session.workload,
+            session.settings,
+            context.catalog,
+            cloud_rates=context.cloud_rates,
+        )
+        for build in session.builds
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        settings = AnalysisSettings(
-            circuit=args.region,
-            utilization=args.utilization,
-            electricity_usd_per_kwh=args.electricity_price,
-        )
-    except ValueError as error:
-        raise RigForgeError(f"invalid option: {error}") from None
-    catalog = load_catalog()
-    opened = None if args.default else read_builds(args.file, catalog)
-    builds = (default_build(catalog),) if opened is None else opened.builds
-    workload = _workload(args.workload, opened)
-    analyses = [analyze(build, workload, settings, catalog) for build in builds]
+    context = load_context(args)
+    session, notices = read_session(args, context)
+    analyses = _analyse(session, context)
+    if args.apply_fix:
+        return _apply_fix(args, session, analyses, context)
     verdict = worst(tuple(c for a in analyses for c in a.checks))
     if args.json:
         out: dict[str, Any] = {
             "verdict": verdict,
-            "workload": workload.name if workload else None,
-            "notices": list(opened.notices) if opened else [],
-            "builds": [
-                {
-                    "build": a.build.name,
-                    "verdict": a.verdict,
-                    "checks": [
-                        c.model_dump()
-                        | {
-                            "text": render_reason(c),
-                            "fix_text": render_fix(c.fix) if c.fix else None,
-                        }
-                        for c in a.checks
-                    ],
-                }
-                for a in analyses
-            ],
+            "workload": session.workload.name if session.workload else None,
+            "notices": list(notices),
+            "currency": context.money.currency,
+            "money_note": context.money.note(),
+            "builds": [_build_json(a, context) for a in analyses],
         }
         print(json.dumps(out, indent=2))
     else:
-        for notice in opened.notices if opened else ():
+        for notice in notices:
             print(f"note: {notice}")
         for analysis in analyses:
             print(f"{analysis.build.name}: {analysis.verdict.upper()}")
             for check in analysis.checks:
                 print(render_check(check))
+            for line in cost_lines(analysis.cost, context.money):
+                print(f"  {line}")
+        if context.money.note():
+            print(context.money.note())
     return 1 if verdict == "fail" else 0
+
+
+def _build_json(a: Analysis, context: Context) -> dict[str, Any]:
+    return {
+        "build": a.build.name,
+        "verdict": a.verdict,
+        "checks": [
+            c.model_dump()
+            | {"text": render_reason(c), "fix_text": fix_text(c.fix) if c.fix else None}
+            for c in a.checks
+        ],
+        "cost": cost_json(a.cost, context.money),
+        "wall_w": a.power.wall_w,
+        "throughput": None
+        if a.throughput is None
+        else {"total": a.throughput.total_throughput, "unit": a.throughput.unit},
+    }
+
+
+def _apply_fix(
+    args: argparse.Namespace, session: Session, analyses: list[Analysis], context: Context
+) -> int:
+    if args.default and args.output is None:
+        raise RigForgeError("--apply-fix on the default build needs -o FILE to write to")
+    indices = range(len(analyses)) if args.build is None else [args.build - 1]
+    if any(not 0 <= i < len(analyses) for i in indices):
+        raise RigForgeError(f"--build must be between 1 and {len(analyses)}")
+    builds = list(session.builds)
+    workload = session.workload
+    applied = 0
+    for index in indices:
+        check = analyses[index].check(args.apply_fix)
+        name = analyses[index].build.name
+        if check is None:
+            print(f"{name}: no check {args.apply_fix!r}")
+            continue
+        if check.fix is None or not check.fix.applicable or check.severity == "pass":
+            print(f"{name}: {args.apply_fix} has no fix to apply ({check.severity})")
+            continue
+        builds[index], workload = apply_fix(builds[index], workload, check.fix, context.catalog)
+        print(f"{name}: applied {fix_text(check.fix)}")
+        applied += 1
+    if not applied:
+        return 1
+    changed = session.model_copy(update={"builds": tuple(builds), "workload": workload})
+    output: Path = args.output or args.file
+    save_file(output, changed)
+    after = _analyse(changed, context)
+    for analysis in after:
+        print(f"{analysis.build.name}: now {analysis.verdict.upper()}")
+    print(f"wrote {output}")
+    return 1 if any(a.verdict == "fail" for a in after) else 0

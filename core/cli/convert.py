@@ -25,26 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.catalog import load_catalog
     from core.files.document import CURRENT_VERSION
-    from core.files.io import open_file, save_file, to_document
+    from core.files.io import open_file, save_file
+    from core.prices.store import load_priced_catalog
 
     target: int = args.to_version
     if target != CURRENT_VERSION:
         raise RigForgeError(
             f"this RigForge writes format version {CURRENT_VERSION} only, not {target}"
         )
-    opened = open_file(args.file, load_catalog())
+    opened = open_file(args.file, load_priced_catalog())
     output: Path = args.output or args.file
-    document = to_document(
-        opened.builds,
-        workload=opened.workload,
-        settings=opened.settings,
-        title=opened.title,
-        notes=opened.notes,
-        baseline=opened.baseline,
-    )
-    save_file(output, document)
+    save_file(output, opened.session)
     print(f"{args.file.name}: version {opened.original_version} -> {target}, wrote {output}")
     for notice in opened.notices:
         print(f"note: {notice}")

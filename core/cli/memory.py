@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, get_args
 
-from core.calc.memory.vram import estimate_vram
+from core.calc.memory import estimate_vram
 from core.errors import InvalidWorkload
 from core.models.workload import Checkpointing, Optimizer, Parallelism, Precision, Task
 from core.text.vram import render

@@ -9,25 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from datetime import date
 from pathlib import Path
 
-from core.prices.apply import PricedCatalog
 from core.prices.models import FeedEntry
+from core.prices.store import load_priced_catalog, user_cache_dir, user_overrides_path
 
 NAME = "prices"
 HELP = "Update part prices from a JSON price feed, show them, or override one part's price."
-
-
-def user_cache_dir() -> Path:
-    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "rigforge"
-
-
-def user_overrides_path() -> Path:
-    root = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(root) / "rigforge" / "price-overrides.json"
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -93,10 +82,10 @@ def run(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
     from core.text.parts import fmt_price
 
-    priced = priced_catalog(cache_dir, overrides)
+    priced = load_priced_catalog(cache_dir, overrides)
     rows = []
-    for part in priced.catalog.parts(args.category):
-        origin = priced.origins.get(part.id, "catalog")
+    for part in priced.parts(args.category):
+        origin = priced.price_origins.get(part.id, "catalog")
         rows.append(
             {
                 "id": part.id,
@@ -112,15 +101,3 @@ def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
-
-
-def priced_catalog(cache_dir: Path | None, overrides: Path | None) -> PricedCatalog:
-    """The bundled catalog with the cached feed prices and the overrides applied."""
-    from core.catalog import load_catalog
-    from core.prices import apply_prices, cached_prices, load_currency_table
-    from core.prices.overrides import load_overrides
-
-    catalog = load_catalog()
-    feed = cached_prices(cache_dir or user_cache_dir())
-    manual = load_overrides(overrides or user_overrides_path(), catalog, load_currency_table())
-    return apply_prices(catalog, feed, manual.accepted)

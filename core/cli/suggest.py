@@ -31,7 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.calc.suggest.search import suggest
-    from core.cli.prices import priced_catalog
     from core.models.suggest import SuggestRequest
     from core.text.cost import reason_text, suggest_lines
     from core.workloads import find_preset, make_workload
@@ -46,8 +45,10 @@ def run(args: argparse.Namespace) -> int:
         max_psus=args.max_psus,
         require_vram_fit=not args.no_vram_fit,
     )
-    priced = priced_catalog(args.cache_dir, args.overrides)
-    result = suggest(workload, request, priced.catalog)
+    from core.prices.store import load_priced_catalog
+
+    priced = load_priced_catalog(args.cache_dir, args.overrides)
+    result = suggest(workload, request, priced)
     if args.json:
         data = result.model_dump(mode="json")
         for item in data["front"]:

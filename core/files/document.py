@@ -13,14 +13,15 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import Field
 
+from core.models.build import MAX_DRIVES, MAX_GPUS, MAX_NAME
 from core.models.common import Frozen, PartId
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard
+from core.models.session import MAX_BUILDS, MAX_NOTES, MAX_TITLE
 from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
 
 FORMAT_NAME = "rigforge"
 CURRENT_VERSION = 2
-MAX_BUILDS = 64
 
 P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case)
 
@@ -34,13 +35,13 @@ class PartRef(Frozen, Generic[P]):
 
 class DriveRecord(Frozen):
     part: PartRef[Drive]
-    count: Annotated[int, Field(ge=1, le=24)] = 1
+    count: Annotated[int, Field(ge=1, le=MAX_DRIVES)] = 1
 
 
 class BuildRecord(Frozen):
-    name: Annotated[str, Field(min_length=1, max_length=200)] = "Untitled build"
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "Untitled build"
     gpu: PartRef[GPU]
-    gpu_count: Annotated[int, Field(ge=1, le=16)] = 1
+    gpu_count: Annotated[int, Field(ge=1, le=MAX_GPUS)] = 1
     gpu_power_limit_w: Annotated[float, Field(gt=0, le=2000)] | None = None
     nvlink_bridges: Annotated[int, Field(ge=0, le=8)] = 0
     cpu: PartRef[CPU]
@@ -48,7 +49,7 @@ class BuildRecord(Frozen):
     motherboard: PartRef[Motherboard]
     memory: PartRef[MemoryKit]
     memory_kits: Annotated[int, Field(ge=1, le=16)] = 1
-    drives: Annotated[tuple[DriveRecord, ...], Field(min_length=1, max_length=24)]
+    drives: Annotated[tuple[DriveRecord, ...], Field(min_length=1, max_length=MAX_DRIVES)]
     psu: PartRef[PSU] | None = None
     psu_count: Annotated[int, Field(ge=1, le=4)] = 1
     case: PartRef[Case] | None = None
@@ -60,8 +61,8 @@ class Document(Frozen):
     format: Literal["rigforge"] = "rigforge"
     version: Literal[2] = 2
     kind: Literal["build", "comparison"] = "build"
-    title: Annotated[str, Field(max_length=200)] = ""
-    notes: Annotated[str, Field(max_length=20_000)] = ""
+    title: Annotated[str, Field(max_length=MAX_TITLE)] = ""
+    notes: Annotated[str, Field(max_length=MAX_NOTES)] = ""
     app_version: Annotated[str, Field(max_length=40)] = ""
     settings: AnalysisSettings = AnalysisSettings()
     workload: Workload | None = None

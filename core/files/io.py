@@ -1,4 +1,8 @@
-"""Open and save RigForge files: validate, resolve parts, report what changed."""
+"""Open and save RigForge files: validate, resolve parts, report what changed.
+
+A file becomes a ``Session`` (builds, shown build, workload, settings, title, notes) and a
+``Session`` becomes a file; nothing else crosses this boundary.
+"""
 
 from __future__ import annotations
 
@@ -11,48 +15,33 @@ from pydantic import ValidationError
 
 from core import __version__
 from core.catalog import Catalog
-from core.errors import FileFormatError, RigForgeError
+from core.errors import FileFormatError, RigForgeError, validation_message
 from core.files.atomic import atomic_write_text
 from core.files.document import BuildRecord, Document, DriveRecord, PartRef
 from core.files.migrate import upgrade
 from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
 from core.models.build import Build, DriveSelection
 from core.models.parts import Part
-from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
+from core.models.session import Session
 
 
 @dataclass(frozen=True)
 class OpenedFile:
     """A file's content resolved against the catalog, plus notices for the user."""
 
-    builds: tuple[Build, ...]
-    workload: Workload | None
-    settings: AnalysisSettings
-    title: str = ""
-    notes: str = ""
-    baseline: int = 0
+    session: Session
     notices: tuple[str, ...] = field(default_factory=tuple)
     original_version: int = 2
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(p) for p in loc) or "(document)"
-
-
 def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
-    """Bytes of a file (any supported version) -> builds; ``FileFormatError`` otherwise."""
+    """Bytes of a file (any supported version) -> a session; ``FileFormatError`` otherwise."""
     raw = parse_json_bytes(data)
     original = raw.get("version") if isinstance(raw, dict) else None
     try:
         document = Document.model_validate(upgrade(raw))
     except ValidationError as error:
-        first = error.errors()[0]
-        more = error.error_count() - 1
-        raise FileFormatError(
-            f"field '{_path(first['loc'])}': {first['msg']}"
-            + (f" (and {more} more problems)" if more else "")
-        ) from None
+        raise FileFormatError(validation_message(error)) from None
     notices: list[str] = []
     builds = tuple(
         _resolve_build(record, index, catalog, notices)
@@ -60,20 +49,23 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
     )
     if document.baseline >= len(builds):
         raise FileFormatError(f"field 'baseline': no build number {document.baseline}")
-    return OpenedFile(
+    session = Session(
         builds=builds,
+        shown=document.baseline,
         workload=document.workload,
         settings=document.settings,
         title=document.title,
         notes=document.notes,
-        baseline=document.baseline,
+    )
+    return OpenedFile(
+        session=session,
         notices=tuple(dict.fromkeys(notices)),
         original_version=original if isinstance(original, int) else 2,
     )
 
 
 def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
-    in_catalog = catalog.parts_by_id().get(ref.id)
+    in_catalog = catalog.by_id(ref.id)
     snapshot: Part | None = ref.snapshot
     if snapshot is None:
         if in_catalog is None:
@@ -119,55 +111,50 @@ def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: l
             ),
         )
     except ValidationError as error:
-        first = error.errors()[0]
-        raise FileFormatError(f"{where}.{_path(first['loc'])}: {first['msg']}") from None
+        raise FileFormatError(validation_message(error, prefix=f"{where}.")) from None
 
 
 def _ref(part: Part) -> dict[str, object]:
     return {"id": part.id, "snapshot": part.model_dump(mode="json")}
 
 
-def to_document(
-    builds: tuple[Build, ...] | list[Build],
-    *,
-    workload: Workload | None = None,
-    settings: AnalysisSettings | None = None,
-    title: str = "",
-    notes: str = "",
-    baseline: int = 0,
-) -> Document:
-    records = []
-    for build in builds:
-        records.append(
-            BuildRecord.model_validate(
-                {
-                    **build.model_dump(
-                        mode="json",
-                        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"},
-                    ),
-                    "gpu": _ref(build.gpu),
-                    "cpu": _ref(build.cpu),
-                    "motherboard": _ref(build.motherboard),
-                    "memory": _ref(build.memory),
-                    "psu": None if build.psu is None else _ref(build.psu),
-                    "case": None if build.case is None else _ref(build.case),
-                    "drives": [
-                        DriveRecord.model_validate({"part": _ref(d.drive), "count": d.count})
-                        for d in build.drives
-                    ],
-                }
-            )
-        )
-    return Document(
-        kind="comparison" if len(records) > 1 else "build",
-        title=title,
-        notes=notes,
-        app_version=__version__,
-        settings=settings or AnalysisSettings(),
-        workload=workload,
-        builds=tuple(records),
-        baseline=baseline,
+def _record(build: Build) -> BuildRecord:
+    return BuildRecord.model_validate(
+        {
+            **build.model_dump(
+                mode="json",
+                exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"},
+            ),
+            "gpu": _ref(build.gpu),
+            "cpu": _ref(build.cpu),
+            "motherboard": _ref(build.motherboard),
+            "memory": _ref(build.memory),
+            "psu": None if build.psu is None else _ref(build.psu),
+            "case": None if build.case is None else _ref(build.case),
+            "drives": [
+                DriveRecord.model_validate({"part": _ref(d.drive), "count": d.count})
+                for d in build.drives
+            ],
+        }
     )
+
+
+def to_document(session: Session) -> Document:
+    """The file format of ``session``; ``RigForgeError`` names what the format refuses."""
+    try:
+        records = tuple(_record(build) for build in session.builds)
+        return Document(
+            kind="comparison" if len(records) > 1 else "build",
+            title=session.title,
+            notes=session.notes,
+            app_version=__version__,
+            settings=session.settings,
+            workload=session.workload,
+            builds=records,
+            baseline=session.shown,
+        )
+    except ValidationError as error:
+        raise RigForgeError(f"cannot be saved: {validation_message(error)}") from None
 
 
 def dumps(document: Document) -> str:
@@ -192,6 +179,6 @@ def open_file(path: Path, catalog: Catalog) -> OpenedFile:
         raise FileFormatError(f"{path.name}: {error}") from None
 
 
-def save_file(path: Path, document: Document) -> None:
-    """Write ``document`` atomically (temporary file, fsync, rename)."""
-    atomic_write_text(path, dumps(document))
+def save_file(path: Path, session: Session) -> None:
+    """Write ``session`` atomically (temporary file, fsync, rename)."""
+    atomic_write_text(path, dumps(to_document(session)))

@@ -10,22 +10,26 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from core.models.common import Frozen, NonEmptyStr
-from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard
+from core.models.common import Frozen
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
 
 MAX_GPUS = 16
+MAX_NAME = 200
+MAX_DRIVES = 24
+"""Limits shared with the file format (``core.files.document``): an edit that passes them
+can always be saved."""
 
 
 class DriveSelection(Frozen):
     drive: Drive
-    count: Annotated[int, Field(ge=1, le=24)] = 1
+    count: Annotated[int, Field(ge=1, le=MAX_DRIVES)] = 1
 
 
 class Build(Frozen):
-    name: NonEmptyStr = "Untitled build"
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "Untitled build"
     gpu: GPU
     gpu_count: Annotated[int, Field(ge=1, le=MAX_GPUS)] = 1
-    gpu_power_limit_w: Annotated[float, Field(gt=0)] | None = None
+    gpu_power_limit_w: Annotated[float, Field(gt=0, le=2000)] | None = None
     """Per-GPU power limit; ``None`` runs the card at its board power."""
     nvlink_bridges: Annotated[int, Field(ge=0, le=MAX_GPUS // 2)] = 0
     cpu: CPU
@@ -33,7 +37,7 @@ class Build(Frozen):
     motherboard: Motherboard
     memory: MemoryKit
     memory_kits: Annotated[int, Field(ge=1, le=16)] = 1
-    drives: Annotated[tuple[DriveSelection, ...], Field(min_length=1)]
+    drives: Annotated[tuple[DriveSelection, ...], Field(min_length=1, max_length=MAX_DRIVES)]
     psu: PSU | None = None
     """``None`` asks the app to size one."""
     psu_count: Annotated[int, Field(ge=1, le=4)] = 1
@@ -41,6 +45,8 @@ class Build(Frozen):
 
     @model_validator(mode="after")
     def _limits(self) -> Build:
+        if self.drive_count > MAX_DRIVES:
+            raise ValueError(f"at most {MAX_DRIVES} drives in one build")
         if self.nvlink_bridges > self.gpu_count // 2:
             raise ValueError(
                 f"{self.nvlink_bridges} NVLink bridges need {2 * self.nvlink_bridges} GPUs"
@@ -57,6 +63,10 @@ class Build(Frozen):
         return self
 
     @property
+    def drive_count(self) -> int:
+        return sum(d.count for d in self.drives)
+
+    @property
     def memory_gb(self) -> float:
         return self.memory.capacity_gb * self.memory_kits
 
@@ -68,3 +78,18 @@ class Build(Frozen):
     def gpu_power_w(self) -> float | None:
         """Per-GPU power the build runs at: the limit, else the board power."""
         return self.gpu_power_limit_w or self.gpu.board_power_w
+
+    def bill_of_materials(self) -> tuple[tuple[int, Part], ...]:
+        """(quantity, part) lines in the order a spec sheet lists them."""
+        lines: list[tuple[int, Part]] = [
+            (self.gpu_count, self.gpu),
+            (self.cpu_count, self.cpu),
+            (1, self.motherboard),
+            (self.memory_kits, self.memory),
+        ]
+        lines += [(d.count, d.drive) for d in self.drives]
+        if self.psu is not None:
+            lines.append((self.psu_count, self.psu))
+        if self.case is not None:
+            lines.append((1, self.case))
+        return tuple(lines)

@@ -1,6 +1,7 @@
 """The result of every build check: a severity, a reason code, its numbers and a fix.
 
-Text for people is rendered from ``reason`` and ``fix.code`` by ``core.text.checks``.
+Text for people is rendered from ``reason`` and ``fix.code`` by ``core.text`` (one renderer
+for GUI, CLI and PDF); ``core.calc.fixes.apply_fix`` applies a fix.
 """
 
 from __future__ import annotations
@@ -15,18 +16,57 @@ Number = float | str
 SEVERITY_ORDER: dict[Severity, int] = {"pass": 0, "info": 1, "warn": 2, "fail": 3}
 
 
-class Fix(Frozen):
-    """A concrete change to the build that resolves a check.
+BuildField = Literal[
+    "gpu",
+    "gpu_count",
+    "gpu_power_limit_w",
+    "nvlink_bridges",
+    "cpu",
+    "motherboard",
+    "memory",
+    "memory_kits",
+    "psu",
+    "psu_count",
+    "case",
+]
+"""Build fields a fix may change; part fields take a catalog id."""
+WorkloadField = Literal[
+    "task",
+    "precision",
+    "batch_size",
+    "seq_len",
+    "optimizer",
+    "checkpointing",
+    "parallelism",
+    "tp_degree",
+    "cpu_offload",
+    "lora_rank",
+]
+"""Workload fields a fix may change (``lora_rank`` sets LoRA adapters of that rank)."""
+FixValue = str | int | float | bool | None
 
-    ``change`` maps build fields to new values: a part id for part fields
-    (``{"psu": "corsair-ax1600i"}``) or a number (``{"gpu_power_limit_w": 320}``).
-    It is empty when the fix is not a single build edit (for example "use a
-    20 A circuit"); ``numbers`` carries what the text needs.
+
+class Fix(Frozen):
+    """A typed change to the build and/or the workload that resolves a check, with the
+    numbers it leads to.
+
+    ``build`` maps build fields to new values (a part id for part fields:
+    ``{"psu": "corsair-ax1600i"}``, or a number: ``{"gpu_power_limit_w": 320}``);
+    ``workload`` maps workload fields (``{"checkpointing": "full"}``). Both are empty
+    when the fix is advice rather than an edit (for example "use a 20 A circuit").
+    ``numbers`` holds the resulting figures the text names (``total_gib``, ``fits``,
+    ``throughput_pct``). ``core.calc.fixes.apply_fix`` applies it.
     """
 
     code: NonEmptyStr
-    change: dict[str, Number] = {}
+    build: dict[BuildField, FixValue] = {}
+    workload: dict[WorkloadField, FixValue] = {}
     numbers: dict[str, Number] = {}
+
+    @property
+    def applicable(self) -> bool:
+        """Whether one click can apply it (it changes the build or the workload)."""
+        return bool(self.build or self.workload)
 
 
 class Check(Frozen):

@@ -5,15 +5,30 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from core.models.common import Frozen, NonEmptyStr, PartId
-from core.models.results import PartsCost
 
 PriceOrigin = Literal["catalog", "feed", "override"]
 """Where a part's price came from: the bundled snapshot, the price feed, or the user."""
 
 PositiveUsd = Annotated[float, Field(gt=0, lt=10_000_000)]
+CurrencyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+
+
+class PartsCost(Frozen):
+    """The parts total: known only when every part has a price (an unknown price is never
+    counted as zero)."""
+
+    total_usd: float | None
+    """Sum over all parts; ``None`` when any part is unpriced."""
+    priced_usd: float
+    """Sum over the parts with a known price (what is known so far)."""
+    unpriced_part_ids: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.unpriced_part_ids
 
 
 class PriceLine(Frozen):
@@ -22,6 +37,7 @@ class PriceLine(Frozen):
     part_id: PartId
     category: str
     quantity: Annotated[int, Field(ge=1)]
+    name: str = ""
     unit_usd: float | None
     """``None`` when no source gives a price (never guessed)."""
     line_usd: float | None
@@ -70,7 +86,9 @@ class CostReport(Frozen):
     lines: tuple[PriceLine, ...]
     throughput: float | None = None
     throughput_unit: str | None = None
-    usd_per_unit_throughput: float | None = None
+    per_throughput_usd: float | None = None
+    """Parts total per unit of throughput; ``None`` when the total or the throughput is
+    unknown."""
     wall_w: float | None = None
     throughput_per_watt: float | None = None
     energy_kwh_per_year: float | None = None
@@ -79,3 +97,12 @@ class CostReport(Frozen):
     tco_usd: float | None = None
     """Parts + years × electricity; ``None`` when a part price or the wall power is unknown."""
     cloud: CloudComparison | None = None
+
+
+class CurrencyTable(Frozen):
+    """Units of each currency per one unit of ``base`` on ``as_of``, with the source."""
+
+    base: CurrencyCode
+    as_of: date
+    source: NonEmptyStr
+    per_base: dict[CurrencyCode, Annotated[float, Field(gt=0)]]

@@ -118,6 +118,14 @@ class GPU(Part):
     """Power inputs on the card; ``{}`` for modules powered through the board
     (SXM/OAM), ``None`` when no source lists them."""
 
+    @property
+    def is_geforce(self) -> bool:
+        """A GeForce (consumer) board, recognised by its name or an alias: half-rate FP32
+        accumulate on tensor cores and no PCIe peer-to-peer on the stock driver."""
+        return any(
+            "geforce" in n.lower() or "gtx" in n.lower() for n in (self.name, *self.aliases)
+        )
+
     @model_validator(mode="after")
     def _consistent(self) -> GPU:
         if self.nvlink_gb_s is not None and self.nvlink_topology == "none":

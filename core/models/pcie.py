@@ -9,6 +9,16 @@ from core.models.parts import PcieGen
 
 Attach = Literal["cpu", "chipset"]
 
+GB_S_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.56}
+"""Per-direction GB/s per lane after encoding. Source: Gen3 0.985, Gen4 1.969, Gen5 3.938,
+Gen6 7.56 GB/s (Wikipedia "PCI Express" bandwidth table; stas00/ml-engineering
+network/README.md); Gen1 0.25 and Gen2 0.5 GB/s (2.5 and 5 GT/s with 8b/10b encoding)."""
+
+
+def link_bandwidth_gb_s(gen: int, lanes: int) -> float:
+    """Per-direction bandwidth of a ``gen`` × ``lanes`` link, GB/s."""
+    return GB_S_PER_LANE[gen] * lanes
+
 
 class Link(Frozen):
     slot_id: str

@@ -133,6 +133,38 @@ class Architecture(Frozen):
     def resolved_kv_heads(self) -> int | None:
         return self.kv_heads or self.heads
 
+    def lora_params(self, rank: int, targets: tuple[str, ...]) -> int:
+        """LoRA adapter parameters: r x (d_in + d_out) per targeted matrix, per layer.
+
+        Source: Hu et al. 2021, "LoRA" (arXiv:2106.09685) §4.1. MLP targets (gate, up,
+        down) are adapted in every expert of an MoE layer (PEFT wraps each expert's
+        linear layers); "gate" exists only in gated (SwiGLU) MLPs. The one formula the
+        memory and the throughput models both use.
+        """
+        if not (self.layers and self.hidden_size and self.heads):
+            raise ValueError("LoRA needs layers, hidden_size and heads")
+        h, hd = self.hidden_size, self.resolved_head_dim or 1
+        q_out, kv_out = self.heads * hd, (self.resolved_kv_heads or self.heads) * hd
+        f = self.ffn_hidden_size or 4 * h
+        experts = self.num_experts or 1
+        dims = {
+            "q": (h, q_out),
+            "k": (h, kv_out),
+            "v": (h, kv_out),
+            "o": (q_out, h),
+            "up": (h, f),
+            "down": (f, h),
+            "gate": (h, f),
+        }
+        per_layer = 0
+        for target in targets:
+            if target == "gate" and self.mlp != "swiglu":
+                continue
+            d_in, d_out = dims[target]
+            count = experts if target in ("up", "down", "gate") else 1
+            per_layer += count * rank * (d_in + d_out)
+        return per_layer * self.layers
+
 
 class WorkloadPreset(Frozen):
     """A named architecture with the source of each figure (field name -> source)."""
@@ -250,6 +282,17 @@ class Workload(Frozen):
                 rank=64, targets=("q", "k", "v", "o", "gate", "up", "down"), base_bits=4
             )
         return LoraSettings()
+
+    @property
+    def trainable_params(self) -> float:
+        """Parameters that get gradients and optimizer state: all of them in full training,
+        the adapters in LoRA/QLoRA (``Architecture.lora_params``), none in inference."""
+        if self.task == "training":
+            return float(self.architecture.params_total)
+        if self.task in ("lora", "qlora"):
+            lora = self.lora_settings
+            return float(self.architecture.lora_params(lora.rank, lora.targets))
+        return 0.0
 
     @property
     def tokens_per_sequence(self) -> int:

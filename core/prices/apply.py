@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from core.catalog import Catalog
 from core.models.common import Price
@@ -12,21 +11,14 @@ from core.models.parts import Part
 from core.prices.models import PartPrice
 
 
-@dataclass(frozen=True)
-class PricedCatalog:
-    """A catalog with prices applied and, per part id, where its price came from."""
-
-    catalog: Catalog
-    origins: dict[str, PriceOrigin] = field(default_factory=dict)
-
-
 def apply_prices(
     catalog: Catalog, feed: Iterable[PartPrice] = (), overrides: Iterable[PartPrice] = ()
-) -> PricedCatalog:
-    """Replace part prices: feed prices first, then manual overrides (which win).
+) -> Catalog:
+    """A catalog whose part prices are the feed's, then the overrides' (which win).
 
-    Ids the catalog lacks are ignored (the feed validation already reported them).
-    The original catalog is not changed.
+    Ids the catalog lacks are ignored (the feed validation already reported them). The
+    result's ``price_origins`` say which parts' prices came from where; the original
+    catalog is not changed.
     """
     chosen: dict[str, PartPrice] = {}
     for price in (*feed, *overrides):
@@ -38,12 +30,7 @@ def apply_prices(
         if new is None:
             parts.append(part)
             continue
-        parts.append(
-            part.model_copy(
-                update={
-                    "price": Price(usd=new.usd, as_of=new.as_of, kind=new.kind, source=new.source)
-                }
-            )
-        )
+        priced = Price(usd=new.usd, as_of=new.as_of, kind=new.kind, source=new.source)
+        parts.append(part.model_copy(update={"price": priced}))
     origins: dict[str, PriceOrigin] = {pid: p.origin for pid, p in chosen.items()}
-    return PricedCatalog(Catalog(parts, snapshot_date=catalog.snapshot_date), origins)
+    return Catalog(parts, snapshot_date=catalog.snapshot_date, price_origins=origins)

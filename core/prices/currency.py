@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 
 from core.errors import RigForgeError
-from core.prices.models import CurrencyTable
+from core.models.cost import CurrencyTable
 
 
 @cache

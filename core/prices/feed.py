@@ -22,11 +22,11 @@ from pydantic import ValidationError
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
 from core.files.safe_json import parse_json_bytes
+from core.models.cost import CurrencyTable
 from core.prices.currency import to_usd
 from core.prices.models import (
     FEED_FORMAT,
     FEED_VERSION,
-    CurrencyTable,
     FeedEntry,
     FeedReport,
     PartPrice,

@@ -8,11 +8,11 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from core.models.common import Frozen, NonEmptyStr, PartId
+from core.models.cost import CurrencyCode
 
 FEED_FORMAT = "rigforge-price-feed"
 FEED_VERSION = 1
 
-CurrencyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 PriceKind = Literal["msrp", "street", "used"]
 
 
@@ -57,15 +57,6 @@ class FeedReport(Frozen):
     @property
     def total(self) -> int:
         return len(self.accepted) + len(self.rejected)
-
-
-class CurrencyTable(Frozen):
-    """Units of each currency per one unit of ``base`` on ``as_of``, with the source."""
-
-    base: CurrencyCode
-    as_of: date
-    source: NonEmptyStr
-    per_base: dict[CurrencyCode, Annotated[float, Field(gt=0)]]
 
 
 UpdateStatus = Literal["updated", "partial", "not_modified", "failed"]

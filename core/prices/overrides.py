@@ -14,8 +14,9 @@ from core.catalog import Catalog
 from core.errors import FileFormatError, LookupFailed
 from core.files.atomic import atomic_write_text
 from core.files.safe_json import parse_json_bytes
+from core.models.cost import CurrencyTable
 from core.prices.feed import MAX_FEED_BYTES, validate_feed
-from core.prices.models import FEED_FORMAT, FEED_VERSION, CurrencyTable, FeedEntry, FeedReport
+from core.prices.models import FEED_FORMAT, FEED_VERSION, FeedEntry, FeedReport
 
 OVERRIDES_FORMAT = "rigforge-price-overrides"
 

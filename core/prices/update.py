@@ -24,8 +24,9 @@ from core.errors import FetchError, FileFormatError, RigForgeError
 from core.files.atomic import atomic_write_text
 from core.files.fetch import FetchLimits, fetch
 from core.models.common import Frozen
+from core.models.cost import CurrencyTable
 from core.prices.feed import MAX_FEED_BYTES, parse_feed
-from core.prices.models import CurrencyTable, PartPrice, UpdateResult
+from core.prices.models import PartPrice, UpdateResult
 
 CACHE_FILE = "price-feed.json"
 DEFAULT_LIMITS = FetchLimits(timeout_s=15.0, max_bytes=MAX_FEED_BYTES, max_redirects=3)

@@ -1,12 +1,13 @@
-"""Text for every check reason and fix code: the one place it lives (GUI, CLI, PDF).
+"""Text for every check reason: the one place it lives (GUI, CLI, PDF).
 
 Each template names the numbers behind the verdict; ``render_check`` gives one line.
 """
 
 from __future__ import annotations
 
-from core.models.checks import Check, Fix, Number, Severity
-from core.text.vram import FIX_TEXT as VRAM_FIX_TEXT
+from core.models.checks import Check, Severity
+from core.text.fixes import fix_text
+from core.text.format import render_template
 
 SEVERITY_LABELS: dict[Severity, str] = {
     "pass": "PASS",
@@ -204,66 +205,16 @@ REASONS: dict[str, str] = {
     "read_too_slow": "{drive} reads {read_mb_s} MB/s; the workload needs {needed_mb_s} MB/s",
 }
 
-FIXES: dict[str, str] = {
-    "use_psu": "use {count} × {name} ({wattage_w} W, ATX {atx_version})",
-    "psu_min_watts": "use an ATX 3.1 PSU of at least {min_psu_w} W",
-    "power_limit_gpus": (
-        "power-limit the {gpus} GPU(s) to {limit_w} W each (keeps about {throughput_pct} % "
-        "of throughput)"
-    ),
-    "power_limit_for_cooling": (
-        "space the cards, use water cooling, or power-limit them to {limit_w} W "
-        "(keeps about {throughput_pct} % of throughput)"
-    ),
-    "add_psus": "use {count} PSUs of up to 1,600 W each",
-    "use_bigger_circuit": "put the {wall_w} W machine on a bigger circuit ({circuits})",
-    "split_across_circuits": (
-        "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
-    ),
-    "use_board": "use the {name} board ({socket})",
-    "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
-    "use_memory": "use {name} ({capacity_gb} GB in {modules} modules)",
-    "add_nvlink_bridges": "fit {bridges} NVLink bridge(s)",
-    "use_case": "use the {name} case ({expansion_slots} expansion slots)",
-    "use_blower_gpu": "use blower-style cards such as the {name} ({vram_gb} GB)",
-    "use_pcie_gpu": "use the PCIe card {name} ({vram_gb} GB) instead",
-}
-
-
-def _fmt(value: Number) -> str:
-    if isinstance(value, str):
-        return value
-    if float(value).is_integer():
-        return f"{value:,.0f}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
-
-
-class _Numbers(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _render(template: str, numbers: dict[str, Number]) -> str:
-    return template.format_map(_Numbers({k: _fmt(v) for k, v in numbers.items()}))
-
-
 def render_reason(check: Check) -> str:
-    text = _render(REASONS.get(check.reason, check.reason), check.numbers)
+    text = render_template(REASONS.get(check.reason, check.reason), check.numbers)
     if check.numbers.get("lower_bound") == "yes":
         text += " (lower bound: some draw is unknown)"
     return text
-
-
-def render_fix(fix: Fix) -> str:
-    if fix.code.startswith("vram_"):
-        label = _render(VRAM_FIX_TEXT.get(fix.code[5:], fix.code[5:]), fix.numbers)
-        return _render(label + " → {total_gib} GiB, {fits}", fix.numbers)
-    return _render(FIXES.get(fix.code, fix.code), fix.numbers)
 
 
 def render_check(check: Check) -> str:
     """ "FAIL power.circuit: … — fix: …" on one line."""
     line = f"{SEVERITY_LABELS[check.severity]} {check.id}: {render_reason(check)}"
     if check.fix is not None:
-        line += f" — fix: {render_fix(check.fix)}"
+        line += f" — fix: {fix_text(check.fix)}"
     return line

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from core.calc.analysis import Analysis
+from core.models.analysis import Analysis
 from core.models.checks import SEVERITY_ORDER
-from core.models.power import PowerBudget
-from core.text.parts import fmt_usd
+from core.text.cost import total_text
+from core.text.money import USD, Money
 from core.text.summary import duration_text
 
 Better = Literal["lower", "higher"] | None
@@ -29,10 +29,19 @@ class CompareRow:
     texts: tuple[str, ...]
     better: Better = None
     unit: str = ""
+    eligible: tuple[bool, ...] = ()
+    """Builds that may be best in this row (a failing build never is); empty: all."""
 
     def best(self) -> set[int]:
-        """Indices of the builds with the best value (none when fewer than two have one)."""
-        known = [(i, v) for i, v in enumerate(self.values) if v is not None]
+        """Indices of the builds with the best value (none when fewer than two have one).
+
+        Unknown values (``None``) and builds not ``eligible`` are never best.
+        """
+        known = [
+            (i, v)
+            for i, v in enumerate(self.values)
+            if v is not None and (not self.eligible or self.eligible[i])
+        ]
         if self.better is None or len(known) < 2:
             return set()
         pick = min if self.better == "lower" else max
@@ -60,41 +69,34 @@ def gpu_text(a: Analysis) -> str:
     return f"{a.build.gpu_count} × {a.build.gpu.name}"
 
 
-def cost_text(a: Analysis) -> str:
-    """Parts cost; a lower bound "≥ $x" when some part has no price."""
-    total = fmt_usd(a.cost.total_usd)
-    return total if a.cost.complete else f"≥ {total}"
-
-
-def per_unit_text(a: Analysis) -> str:
+def per_unit_text(a: Analysis, money: Money = USD) -> str:
     unit = a.throughput.unit if a.throughput else ""
-    if a.usd_per_unit_throughput is not None:
-        return f"${a.usd_per_unit_throughput:,.2f} per {unit}"
+    if a.cost.per_throughput_usd is not None:
+        return f"{money(a.cost.per_throughput_usd, 2)} per {unit}"
     if a.throughput is not None and a.throughput.total_throughput > 0:
-        return f"≥ ${a.cost.total_usd / a.throughput.total_throughput:,.2f} per {unit}"
+        return "unknown (a part has no price)"
     return NA
 
 
-def lower_bound_per_unit(a: Analysis) -> float | None:
-    """Cost per unit of throughput, from the priced parts when some are unpriced."""
-    if a.usd_per_unit_throughput is not None:
-        return a.usd_per_unit_throughput
-    if a.throughput is not None and a.throughput.total_throughput > 0:
-        return a.cost.total_usd / a.throughput.total_throughput
-    return None
-
-
 def _row(
-    key: str, label: str, values: list[float | None], texts: list[str], better: Better
+    key: str,
+    label: str,
+    values: list[float | None],
+    texts: list[str],
+    better: Better,
+    eligible: tuple[bool, ...] = (),
 ) -> CompareRow:
-    return CompareRow(key, label, tuple(values), tuple(texts), better)
+    return CompareRow(key, label, tuple(values), tuple(texts), better, eligible=eligible)
 
 
-def compare_rows(
-    analyses: tuple[Analysis, ...], powers: tuple[PowerBudget, ...]
-) -> list[CompareRow]:
-    """Key figures then every check's verdict, one column per build."""
+def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[CompareRow]:
+    """Key figures then every check's verdict, one column per build.
+
+    A build that fails a check is never best on a figure (it cannot be built as it is).
+    """
     a_s = analyses
+    powers = tuple(a.power for a in a_s)
+    ok = tuple(a.verdict != "fail" for a in a_s)
     unit = next((a.throughput.unit for a in a_s if a.throughput is not None), "")
     rows = [
         _row("gpus", "GPUs", [None] * len(a_s), [gpu_text(a) for a in a_s], None),
@@ -108,9 +110,10 @@ def compare_rows(
         _row(
             "cost",
             "Parts cost",
-            [a.cost.total_usd for a in a_s],
-            [cost_text(a) for a in a_s],
+            [a.cost.parts.total_usd for a in a_s],
+            [total_text(a.cost, money) for a in a_s],
             "lower",
+            ok,
         ),
         _row(
             "throughput",
@@ -118,13 +121,15 @@ def compare_rows(
             [a.throughput.total_throughput if a.throughput else None for a in a_s],
             [f"{a.throughput.total_throughput:,.1f}" if a.throughput else NA for a in a_s],
             "higher",
+            ok,
         ),
         _row(
             "usd_per_unit",
             "Cost per unit of throughput",
-            [lower_bound_per_unit(a) for a in a_s],
-            [per_unit_text(a) for a in a_s],
+            [a.cost.per_throughput_usd for a in a_s],
+            [per_unit_text(a, money) for a in a_s],
             "lower",
+            ok,
         ),
         _row(
             "efficiency",
@@ -132,6 +137,7 @@ def compare_rows(
             [_efficiency(a) for a in a_s],
             [NA if (e := _efficiency(a)) is None else f"{e * 100:.0f} %" for a in a_s],
             "higher",
+            ok,
         ),
         _row(
             "time",
@@ -139,6 +145,7 @@ def compare_rows(
             [a.throughput.time_to_target_s if a.throughput else None for a in a_s],
             [duration_text(a.throughput.time_to_target_s if a.throughput else None) for a in a_s],
             "lower",
+            ok,
         ),
         _row(
             "vram",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.models.cost import CostReport, PriceLine
 from core.models.suggest import Reason, SkipCounts, SuggestResult
 from core.prices.models import Rejection, UpdateResult
-from core.text.parts import fmt_usd
+from core.text.money import USD, Money
 
 ORIGIN_TEXT = {"catalog": "bundled catalog", "feed": "price feed", "override": "your override"}
 
@@ -17,40 +17,49 @@ REJECTION_TEXT = {
 }
 
 
-def price_line_text(line: PriceLine) -> str:
+def price_line_text(line: PriceLine, money: Money = USD) -> str:
     if line.unit_usd is None:
-        return f"{line.quantity} × {line.part_id}: unpriced ({line.source})"
+        return f"{line.quantity} × {line.name or line.part_id}: unknown price ({line.source})"
     return (
-        f"{line.quantity} × {line.part_id}: {fmt_usd(line.line_usd)} "
+        f"{line.quantity} × {line.name or line.part_id}: {money(line.line_usd)} "
         f"({line.kind}, {line.as_of}, {ORIGIN_TEXT[line.origin]}: {line.source})"
     )
 
 
-def cost_lines(report: CostReport) -> list[str]:
-    lines = [price_line_text(line) for line in report.lines]
-    total = f"Parts total: {fmt_usd(report.parts.total_usd)}"
+def total_text(report: CostReport, money: Money = USD) -> str:
+    """ "$3,897", or "unknown: H100 PCIe has no price" when a part is unpriced."""
+    parts = report.parts
+    if parts.total_usd is not None:
+        return money(parts.total_usd)
+    names = [line.name or line.part_id for line in report.lines if line.unit_usd is None]
+    shown = ", ".join(dict.fromkeys(names))
+    verb = "has" if len(set(names)) == 1 else "have"
+    return f"unknown: {shown} {verb} no price"
+
+
+def cost_lines(report: CostReport, money: Money = USD) -> list[str]:
+    lines = [price_line_text(line, money) for line in report.lines]
+    lines.append(f"Parts total: {total_text(report, money)}")
     if not report.parts.complete:
-        total += f" for priced parts; unpriced: {', '.join(report.parts.unpriced_part_ids)}"
-    lines.append(total)
-    if report.usd_per_unit_throughput is not None:
-        lines.append(f"Cost per {report.throughput_unit}: ${report.usd_per_unit_throughput:,.2f}")
+        lines.append(f"Priced parts so far: {money(report.parts.priced_usd)}")
+    if report.per_throughput_usd is not None:
+        lines.append(f"Cost per {report.throughput_unit}: {money(report.per_throughput_usd, 2)}")
     if report.throughput_per_watt is not None:
         lines.append(f"{report.throughput_unit} per wall watt: {report.throughput_per_watt:,.3f}")
     if report.electricity_usd_per_year is not None:
         lines.append(
             f"Electricity: {report.energy_kwh_per_year:,.0f} kWh/year, "
-            f"{fmt_usd(report.electricity_usd_per_year)}/year"
+            f"{money(report.electricity_usd_per_year)}/year"
         )
     if report.tco_usd is not None:
-        tco = fmt_usd(report.tco_usd)
-        lines.append(f"Total cost of ownership over {report.years} years: {tco}")
+        lines.append(f"Total cost of ownership over {report.years} years: {money(report.tco_usd)}")
     if report.cloud is not None:
         cloud = report.cloud
         months = cloud.break_even_months
         lines.append(
             f"Renting {cloud.gpus} GPU(s) at {cloud.rate.provider} "
-            f"(${cloud.rate.usd_per_gpu_hour:.2f}/GPU-hour, {cloud.rate.as_of}): "
-            f"{fmt_usd(cloud.cloud_usd_per_year)}/year; "
+            f"({money(cloud.rate.usd_per_gpu_hour, 2)}/GPU-hour, {cloud.rate.as_of}): "
+            f"{money(cloud.cloud_usd_per_year)}/year; "
             + (
                 "renting stays cheaper"
                 if months is None
@@ -58,6 +67,28 @@ def cost_lines(report: CostReport) -> list[str]:
             )
         )
     return lines
+
+
+def cost_json(report: CostReport, money: Money = USD) -> dict[str, object]:
+    """The cost of one build for ``--json`` output: USD figures, ``None`` where unknown."""
+    data: dict[str, object] = {
+        "total_usd": report.parts.total_usd,
+        "priced_usd": report.parts.priced_usd,
+        "unpriced_parts": list(report.parts.unpriced_part_ids),
+        "per_throughput_usd": report.per_throughput_usd,
+        "throughput_unit": report.throughput_unit,
+        "electricity_usd_per_year": report.electricity_usd_per_year,
+        "tco_usd": report.tco_usd,
+        "years": report.years,
+        "lines": [line.model_dump(mode="json") for line in report.lines],
+    }
+    if money.currency != "USD":
+        data["currency"] = money.currency
+        data["total"] = (
+            None if report.parts.total_usd is None else money.amount(report.parts.total_usd)
+        )
+        data["rate_note"] = money.note()
+    return data
 
 
 def rejection_text(rejection: Rejection) -> str:
@@ -90,13 +121,13 @@ def reason_text(reason: Reason) -> str:
             text += f", {float(n['margin_pct']):.0f} % below the next best"
         return text
     if reason.code == "most_throughput_in_budget":
-        return f"most throughput within {fmt_usd(float(n['budget_usd']))}"
+        return f"most throughput within {USD(float(n['budget_usd']))}"
     if reason.code == "cheapest":
         return "cheapest build that meets every constraint"
     if reason.code == "pareto_step":
         return (
             f"{float(n['gain_pct']):.0f} % more throughput than the next cheaper build "
-            f"for {fmt_usd(float(n['extra_usd']))} more; no cheaper build is faster"
+            f"for {USD(float(n['extra_usd']))} more; no cheaper build is faster"
         )
     return reason.code
 
@@ -127,7 +158,7 @@ def suggest_lines(result: SuggestResult) -> list[str]:
         b = s.build
         star = "*" if result.best is not None and s.build == result.best.build else " "
         lines.append(
-            f"{star} {fmt_usd(s.cost_usd)}  {s.throughput:,.1f} {s.unit}  "
+            f"{star} {USD(s.cost_usd)}  {s.throughput:,.1f} {s.unit}  "
             f"${s.usd_per_unit:,.2f}/{s.unit}  {s.wall_w:,.0f} W  {b.gpu_count}× {b.gpu.name}, "
             f"{b.cpu.name}, {b.motherboard.name}, {b.memory_kits}× {b.memory.name}, "
             f"{b.psu_count}× {b.psu.name if b.psu else '-'}"

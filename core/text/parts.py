@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.models.build import Build
 from core.models.common import Price
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
+from core.text.money import USD
 
 UNKNOWN = "unknown"
 
@@ -17,15 +18,11 @@ def fmt_num(value: float | None, unit: str = "", digits: int = 0) -> str:
     return f"{text} {unit}".rstrip()
 
 
-def fmt_usd(value: float | None) -> str:
-    return UNKNOWN if value is None else f"${value:,.0f}"
-
-
 def fmt_price(price: Price) -> str:
     """ "$1,599 (msrp, 2022-10-12)" or "unknown"."""
     if price.usd is None:
         return UNKNOWN
-    return f"{fmt_usd(price.usd)} ({price.kind}, {price.as_of})"
+    return f"{USD(price.usd)} ({price.kind}, {price.as_of})"
 
 
 def key_specs(part: Part) -> str:

@@ -1,22 +1,15 @@
 """Headline figures of one analysis, each with the formula, inputs and sources behind it.
 
-Used by the GUI's summary cards (value, detail, "why?" tooltip) and reusable by
-the build sheet. ``money`` formats a USD amount in the user's currency.
+Used by the GUI's summary cards (value, detail, "why?" explanation) and the build sheet.
+``money`` (``core.text.money.Money``) formats a USD amount in the user's currency.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from core.calc.analysis import Analysis
-from core.models.cost import CostReport
-from core.models.power import PowerBudget
+from core.models.analysis import Analysis
+from core.text.cost import total_text
+from core.text.money import Money
 from core.text.throughput import bottleneck_text, precision_text
-
-
-class Money(Protocol):
-    def __call__(self, usd: float | None, digits: int = 0) -> str: ...
-
 
 NA = "n/a"
 
@@ -106,19 +99,25 @@ def time_figure(a: Analysis) -> Figure:
 
 
 def cost_figure(a: Analysis, money: Money) -> Figure:
-    c = a.cost
+    c = a.cost.parts
+    value = total_text(a.cost, money)
     unpriced = len(c.unpriced_part_ids)
-    value = money(c.total_usd) if c.complete else f"≥ {money(c.total_usd)}"
-    detail = "all parts priced" if c.complete else f"{unpriced} part(s) unpriced"
+    detail = (
+        "all parts priced"
+        if c.complete
+        else f"{unpriced} part(s) without a price; {money(c.priced_usd)} known so far"
+    )
     why = (
         "Sum of unit price × quantity over the build's parts.\n"
         "Prices: the bundled dated snapshot, the price feed or your overrides "
-        "(each part's source is in the Parts tab).\n"
+        "(each part's price, date and source are in the Parts tab).\n"
         + (
-            f"Unpriced (no source gives a price): {', '.join(c.unpriced_part_ids)}"
+            "An unknown price is never counted as zero: enter one in the Parts tab "
+            "or with 'rigforge prices set'."
             if unpriced
             else ""
         )
+        + (f"\n{money.note()}" if money.note() else "")
     )
     return Figure("cost", "Total cost", value, detail, why, "info" if c.complete else "warn")
 
@@ -127,20 +126,26 @@ def cost_per_unit_figure(a: Analysis, money: Money) -> Figure:
     t = a.throughput
     if t is None or t.total_throughput <= 0:
         return Figure("per_unit", "Cost / throughput", NA, "no throughput", "Needs a workload.")
-    per_unit = a.cost.total_usd / t.total_throughput
-    exact = a.usd_per_unit_throughput is not None
-    value = money(per_unit, 2) if exact else f"≥ {money(per_unit, 2)}"
-    unpriced = len(a.cost.unpriced_part_ids)
-    detail = f"per {t.unit}" + ("" if exact else f", {unpriced} part(s) unpriced")
+    per_unit = a.cost.per_throughput_usd
+    if per_unit is None:
+        return Figure(
+            "per_unit",
+            "Cost / throughput",
+            "unknown",
+            "the total is unknown",
+            "Parts cost / total throughput needs every part's price; "
+            f"{len(a.cost.parts.unpriced_part_ids)} part(s) have none.",
+            "warn",
+        )
     why = (
         "Parts cost / total throughput\n"
-        f"= {money(a.cost.total_usd)} / {t.total_throughput:,.0f} {t.unit}.\n"
-        + ("" if exact else "A lower bound: parts without a price count as zero.")
+        f"= {money(a.cost.parts.total_usd)} / {t.total_throughput:,.0f} {t.unit}."
     )
-    return Figure("per_unit", "Cost / throughput", value, detail, why)
+    return Figure("per_unit", "Cost / throughput", money(per_unit, 2), f"per {t.unit}", why)
 
 
-def power_figure(p: PowerBudget, report: CostReport, money: Money) -> Figure:
+def power_figure(a: Analysis, money: Money) -> Figure:
+    p, report = a.power, a.cost
     wall = p.wall_w
     lower = " (lower bound)" if p.unknown else ""
     if wall is None:
@@ -179,15 +184,13 @@ def bottleneck_figure(a: Analysis) -> Figure:
     return Figure("bottleneck", "Bottleneck", what or text, share, why)
 
 
-def summary_figures(
-    a: Analysis, power: PowerBudget, report: CostReport, money: Money
-) -> list[Figure]:
+def summary_figures(a: Analysis, money: Money) -> list[Figure]:
     return [
         vram_figure(a),
         throughput_figure(a),
         time_figure(a),
         cost_figure(a, money),
         cost_per_unit_figure(a, money),
-        power_figure(power, report, money),
+        power_figure(a, money),
         bottleneck_figure(a),
     ]

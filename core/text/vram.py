@@ -2,33 +2,8 @@
 
 from __future__ import annotations
 
-from core.calc.memory.vram import VramFix, VramResult
-
-FIX_TEXT = {
-    "reduce_batch": "batch {batch_size}",
-    "checkpointing_selective": "selective activation recomputation",
-    "checkpointing_full": "full gradient checkpointing",
-    "mixed_precision": "bf16 mixed precision",
-    "optimizer_8bit": "8-bit Adam",
-    "zero2": "ZeRO-2 over the GPUs",
-    "zero3": "ZeRO-3 over the GPUs",
-    "tensor_parallel": "tensor parallel degree {tp_degree}",
-    "lora": "LoRA r={lora_rank}",
-    "qlora": "QLoRA (4-bit NF4 base)",
-    "quantize_int8": "int8 weights",
-    "quantize_int4": "int4 weights",
-    "cpu_offload": "CPU offload of optimizer state",
-    "add_gpus_zero3": "ZeRO-3 over {gpu_count} GPUs",
-}
-
-
-def fix_text(fix: VramFix) -> str:
-    template = FIX_TEXT.get(fix.code, fix.code)
-    try:
-        label = template.format(**fix.changes)
-    except KeyError:
-        label = fix.code
-    return f"{label} -> {fix.total_gib:.1f} GiB, {'fits' if fix.fits else 'does not fit'}"
+from core.models.memory import VramResult
+from core.text.fixes import fix_text
 
 
 def render(result: VramResult, name: str, gpu: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.errors import InvalidWorkload, LookupFailed
+from core.errors import InvalidWorkload, LookupFailed, validation_message
 from core.models.workload import Workload, WorkloadPreset
 
 PRESET_FILE = "presets.json"
@@ -78,9 +78,4 @@ def make_workload(preset: WorkloadPreset, **settings: Any) -> Workload:
     try:
         return Workload.model_validate(fields)
     except ValidationError as error:
-        reasons = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'workload'}: "
-            f"{e['msg'].removeprefix('Value error, ')}"
-            for e in error.errors()
-        )
-        raise InvalidWorkload(reasons) from error
+        raise InvalidWorkload(validation_message(error)) from None

@@ -27,7 +27,7 @@ from functools import cache
 
 import pytest
 
-from core.calc.memory.vram import estimate_vram
+from core.calc.memory import estimate_vram
 from core.catalog import load_catalog
 from core.validation.calibration import load_rows, resolve, row_preset
 from core.workloads import make_workload

@@ -1,51 +1,55 @@
 """Cost of a build from its parts' dated, sourced prices.
 
-A part without a sourced price is listed as unpriced, never guessed; totals
-then cover the priced parts only and say so (``PartsCost.complete``).
+A part without a sourced price leaves the total unknown (``None``): it is listed as
+unpriced and never counted as zero. A part's price is the one in the build (its catalog
+entry or the file's snapshot) unless the user's price feed or override sets one for that
+part id (``Catalog.price_origins``), which then wins everywhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from core.catalog import Catalog
 from core.models.build import Build
-from core.models.cost import PriceLine, PriceOrigin
-from core.models.results import PartsCost
-from core.text.parts import bill_of_materials
+from core.models.common import Price
+from core.models.cost import PartsCost, PriceLine, PriceOrigin
+from core.models.parts import Part
 
 
-def parts_cost(build: Build) -> PartsCost:
-    """Sum of known part prices; parts without a sourced price are listed, not guessed."""
-    total = 0.0
-    unknown: list[str] = []
-    for quantity, part in bill_of_materials(build):
-        if part.price.usd is None:
-            unknown.append(part.id)
-        else:
-            total += quantity * part.price.usd
-    return PartsCost(total_usd=total, unpriced_part_ids=tuple(unknown))
+def effective_price(part: Part, catalog: Catalog | None) -> tuple[Price, PriceOrigin]:
+    """The price that applies to ``part``, and where it comes from."""
+    if catalog is not None and part.id in catalog.price_origins:
+        priced = catalog.by_id(part.id)
+        if priced is not None:
+            return priced.price, catalog.price_origins[part.id]
+    return part.price, "catalog"
 
 
-def price_lines(
-    build: Build, origins: Mapping[str, PriceOrigin] | None = None
-) -> tuple[PriceLine, ...]:
-    """One line per part with quantity, price, date, kind, source and origin.
-
-    ``origins`` (from ``core.prices.apply_prices``) says which prices came from
-    the feed or a manual override; any other part's price is the catalog's.
-    """
-    origins = origins or {}
-    return tuple(
-        PriceLine(
-            part_id=part.id,
-            category=part.category,
-            quantity=quantity,
-            unit_usd=part.price.usd,
-            line_usd=None if part.price.usd is None else quantity * part.price.usd,
-            as_of=part.price.as_of,
-            kind=part.price.kind,
-            source=part.price.source,
-            origin=origins.get(part.id, "catalog"),
+def price_lines(build: Build, catalog: Catalog | None = None) -> tuple[PriceLine, ...]:
+    """One line per part with quantity, price, date, kind, source and origin."""
+    lines = []
+    for quantity, part in build.bill_of_materials():
+        price, origin = effective_price(part, catalog)
+        lines.append(
+            PriceLine(
+                part_id=part.id,
+                name=part.name,
+                category=part.category,
+                quantity=quantity,
+                unit_usd=price.usd,
+                line_usd=None if price.usd is None else quantity * price.usd,
+                as_of=price.as_of,
+                kind=price.kind,
+                source=price.source,
+                origin=origin,
+            )
         )
-        for quantity, part in bill_of_materials(build)
+    return tuple(lines)
+
+
+def parts_cost(lines: tuple[PriceLine, ...]) -> PartsCost:
+    """The total of ``lines``; unknown (``None``) when any line is unpriced."""
+    priced = sum(line.line_usd for line in lines if line.line_usd is not None)
+    unpriced = tuple(dict.fromkeys(line.part_id for line in lines if line.line_usd is None))
+    return PartsCost(
+        total_usd=None if unpriced else priced, priced_usd=priced, unpriced_part_ids=unpriced
     )

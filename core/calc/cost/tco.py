@@ -18,21 +18,11 @@ each row with its provider, date and source.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from core.calc.analysis import Analysis
-from core.calc.cost.parts import price_lines
-from core.calc.platform.power import HOURS_PER_YEAR, power_budget
-from core.models.cost import CloudComparison, CloudRate, CostReport, PriceLine, PriceOrigin
+from core.calc.platform.power import HOURS_PER_YEAR, energy_kwh_per_year
+from core.models.cost import CloudComparison, CloudRate, CostReport, PartsCost, PriceLine
 from core.models.parts import GPU
-from core.models.results import PartsCost
 
 MONTHS_PER_YEAR = 12.0
-
-
-def energy_kwh_per_year(wall_w: float, utilization: float) -> float:
-    """kWh drawn in a year at ``wall_w`` for ``utilization`` of the hours."""
-    return wall_w * utilization * HOURS_PER_YEAR / 1000.0
 
 
 def electricity_usd_per_year(wall_w: float, utilization: float, usd_per_kwh: float) -> float:
@@ -103,27 +93,25 @@ def cost_report(
     Cost per throughput, TCO and break-even need every part priced (a partial
     total would flatter the build); energy and throughput per watt do not.
     """
-    complete = parts.complete
-    per_unit = None
-    if complete and throughput:
-        per_unit = parts.total_usd / throughput
+    total = parts.total_usd
+    per_unit = total / throughput if total is not None and throughput else None
     per_watt = throughput / wall_w if throughput and wall_w else None
     energy = electricity = tco = None
     if wall_w is not None:
         energy = energy_kwh_per_year(wall_w, utilization)
         electricity = energy * usd_per_kwh
-        if complete:
-            tco = total_cost_of_ownership(parts.total_usd, electricity, years)
+        if total is not None:
+            tco = total_cost_of_ownership(total, electricity, years)
     cloud = None
     rate = cheapest_rate(rates, gpu.id)
-    if rate is not None and complete and electricity is not None:
-        cloud = cloud_comparison(rate, gpus, utilization, parts.total_usd, electricity)
+    if rate is not None and total is not None and electricity is not None:
+        cloud = cloud_comparison(rate, gpus, utilization, total, electricity)
     return CostReport(
         parts=parts,
         lines=lines,
         throughput=throughput,
         throughput_unit=throughput_unit,
-        usd_per_unit_throughput=per_unit,
+        per_throughput_usd=per_unit,
         wall_w=wall_w,
         throughput_per_watt=per_watt,
         energy_kwh_per_year=energy,
@@ -131,33 +119,4 @@ def cost_report(
         years=years,
         tco_usd=tco,
         cloud=cloud,
-    )
-
-
-def analysis_cost(
-    analysis: Analysis,
-    *,
-    years: int = 3,
-    rates: tuple[CloudRate, ...] = (),
-    origins: Mapping[str, PriceOrigin] | None = None,
-) -> CostReport:
-    """The cost report of one analysed build, with wall power from ``power_budget``.
-
-    Electricity price and utilization come from the analysis' settings.
-    """
-    build, settings = analysis.build, analysis.settings
-    budget = power_budget(build, settings)
-    result = analysis.throughput
-    return cost_report(
-        analysis.cost,
-        price_lines(build, origins),
-        gpu=build.gpu,
-        gpus=build.gpu_count,
-        throughput=result.total_throughput if result else None,
-        throughput_unit=result.unit if result else None,
-        wall_w=budget.wall_w,
-        utilization=settings.utilization,
-        usd_per_kwh=settings.electricity_usd_per_kwh,
-        years=years,
-        rates=rates,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from core.errors import InvalidWorkload
-from core.models.workload import Architecture, Workload
+from core.models.workload import Workload
 
 GIB = float(2**30)
 FRAMEWORK_GIB = 1.3e9 / GIB
@@ -66,33 +66,6 @@ def data_parallel_degree(workload: Workload, gpu_count: int) -> int:
     return gpu_count // workload.tp_degree
 
 
-def lora_params(arch: Architecture, rank: int, targets: tuple[str, ...]) -> int:
-    """Adapter parameters: r x (d_in + d_out) per targeted matrix (Hu et al. 2021, LoRA §4.1)."""
-    if not (arch.layers and arch.hidden_size and arch.heads):
-        raise InvalidWorkload("LoRA needs layers, hidden_size and heads")
-    h, hd = arch.hidden_size, arch.resolved_head_dim or 1
-    q_out, kv_out = arch.heads * hd, (arch.resolved_kv_heads or arch.heads) * hd
-    f = arch.ffn_hidden_size or 4 * h
-    experts = arch.num_experts or 1
-    dims = {
-        "q": (h, q_out),
-        "k": (h, kv_out),
-        "v": (h, kv_out),
-        "o": (q_out, h),
-        "up": (h, f),
-        "down": (f, h),
-        "gate": (h, f),
-    }
-    per_layer = 0
-    for target in targets:
-        if target == "gate" and arch.mlp != "swiglu":
-            continue
-        d_in, d_out = dims[target]
-        count = experts if target in ("up", "down", "gate") else 1
-        per_layer += count * rank * (d_in + d_out)
-    return per_layer * arch.layers
-
-
 def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
     """Weights, gradients and optimizer state per GPU.
 
@@ -113,7 +86,7 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         opt_b = _OPTIMIZER_BYTES[workload.optimizer] + (4.0 if mixed else 0.0)
     elif task in ("lora", "qlora"):
         lora = workload.lora_settings
-        trainable = float(lora_params(arch, lora.rank, lora.targets))
+        trainable = workload.trainable_params
         dense = p_total - arch.embedding_params
         if task == "qlora":
             linear_b = NF4_DQ_BITS / 8.0 if lora.base_bits == 4 else 1.0
@@ -278,14 +251,7 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
     pinned = 2.0 * workload.batch_size * (arch.input_bytes_per_sample or 0.0) * gpu_count
     offload = 0.0
     if workload.cpu_offload and workload.trains:
-        trainable = (
-            float(arch.params_total)
-            if workload.task == "training"
-            else float(
-                lora_params(arch, workload.lora_settings.rank, workload.lora_settings.targets)
-            )
-        )
-        offload = trainable * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
+        offload = workload.trainable_params * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
     elif workload.cpu_offload:
         offload = arch.params_total * _WEIGHT_BYTES[workload.precision]
     return staged + pinned + offload

@@ -1,4 +1,4 @@
-"""Ranked fixes for a workload that does not fit: each a code, the changed settings and the result.
+"""Ranked fixes for a workload that does not fit: each a typed change and the memory it leads to.
 
 Every candidate is re-evaluated with ``vram_breakdown`` (same formulas, same sources);
 fixes that fit come first, then by the order of ``_CANDIDATES`` (least disruptive
@@ -12,8 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.calc.memory.vram import VramFix, max_batch_size, vram_breakdown
+from core.calc.memory.vram import max_batch_size, vram_breakdown
 from core.errors import InvalidWorkload
+from core.models.checks import Fix
 from core.models.workload import LoraSettings, Workload
 
 
@@ -64,26 +65,39 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
     return out
 
 
-def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tuple[VramFix, ...]:
+def _as_fix(
+    code: str, changes: dict[str, Any], gpus: int, gpu_count: int, total: float, capacity_gib: float
+) -> Fix:
+    """A ranked candidate as a typed fix: workload fields, plus the GPU count when it grows."""
+    workload: dict[str, Any] = {}
+    for key, value in changes.items():
+        if key == "lora":
+            if isinstance(value, LoraSettings):
+                workload["lora_rank"] = value.rank
+        elif key != "gpu_count":
+            workload[key] = value
+    build: dict[str, Any] = {"gpu_count": gpus} if gpus != gpu_count else {}
+    return Fix(
+        code=code,
+        build=build,
+        workload=workload,
+        numbers={"total_gib": round(total, 1), "fits": 1 if total <= capacity_gib else 0},
+    )
+
+
+def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tuple[Fix, ...]:
     """Ranked fixes; the first entry may be ``reduce_batch`` when a smaller batch fits."""
     current = vram_breakdown(workload, gpu_count).total_gib
-    fixes: list[tuple[int, VramFix]] = []
+    fixes: list[tuple[int, float, Fix]] = []
     best_batch = max_batch_size(workload, gpu_count, capacity_gib)
     if 1 <= best_batch < workload.batch_size:
         total = vram_breakdown(
             workload.model_copy(update={"batch_size": best_batch}), gpu_count
         ).total_gib
-        fixes.append(
-            (
-                -1,
-                VramFix(
-                    code="reduce_batch",
-                    changes={"batch_size": best_batch},
-                    total_gib=total,
-                    fits=True,
-                ),
-            )
+        fix = _as_fix(
+            "reduce_batch", {"batch_size": best_batch}, gpu_count, gpu_count, total, capacity_gib
         )
+        fixes.append((-1, total, fix))
     for rank, (code, changes, gpus) in enumerate(_candidates(workload, gpu_count)):
         update = {k: v for k, v in changes.items() if k != "gpu_count"}
         try:
@@ -93,15 +107,6 @@ def suggest_fixes(workload: Workload, capacity_gib: float, gpu_count: int) -> tu
             continue
         if total >= current:
             continue
-        shown = {
-            k: (v.rank if isinstance(v, LoraSettings) else v)
-            for k, v in changes.items()
-            if v is not None
-        }
-        if code == "lora":
-            shown = {"task": "lora", "lora_rank": 16}
-        fixes.append(
-            (rank, VramFix(code=code, changes=shown, total_gib=total, fits=total <= capacity_gib))
-        )
-    fixes.sort(key=lambda item: (not item[1].fits, item[0], item[1].total_gib))
-    return tuple(fix for _, fix in fixes)
+        fixes.append((rank, total, _as_fix(code, changes, gpus, gpu_count, total, capacity_gib)))
+    fixes.sort(key=lambda item: (item[2].numbers["fits"] != 1, item[0], item[1]))
+    return tuple(fix for _, _, fix in fixes)

@@ -15,70 +15,17 @@ Conventions (stated once; see docs/memory-model.md):
 from __future__ import annotations
 
 import math
-from typing import Annotated
-
-from pydantic import Field
 
 from core.calc.memory.components import (
     FRAGMENTATION_FRACTION,
     FRAMEWORK_GIB,
     GIB,
     activation_bytes,
-    host_ram_bytes,
     kv_cache_bytes,
     model_state_bytes,
 )
-from core.models.common import Frozen
+from core.models.memory import VramBreakdown
 from core.models.workload import Workload
-
-NonNeg = Annotated[float, Field(ge=0)]
-
-
-class VramBreakdown(Frozen):
-    weights_gib: NonNeg
-    gradients_gib: NonNeg
-    optimizer_gib: NonNeg
-    activations_gib: NonNeg
-    kv_cache_gib: NonNeg
-    framework_gib: NonNeg
-    """CUDA context and framework kernels."""
-    workspace_gib: NonNeg
-    """Workspace and allocator-fragmentation allowance."""
-
-    @property
-    def total_gib(self) -> float:
-        return (
-            self.weights_gib
-            + self.gradients_gib
-            + self.optimizer_gib
-            + self.activations_gib
-            + self.kv_cache_gib
-            + self.framework_gib
-            + self.workspace_gib
-        )
-
-
-class VramFix(Frozen):
-    """A change that lowers memory: a code, the changed settings as data, and the result."""
-
-    code: str
-    changes: dict[str, str | int | bool]
-    total_gib: NonNeg
-    fits: bool
-
-
-class VramResult(Frozen):
-    breakdown: VramBreakdown
-    total_gib: NonNeg
-    capacity_gib: NonNeg
-    free_gib: float
-    """Capacity minus total; negative when it does not fit."""
-    fits: bool
-    max_batch_size: Annotated[int, Field(ge=0)]
-    """Largest per-GPU batch that fits with all else unchanged (0: not even 1)."""
-    host_ram_gib: NonNeg
-    gpu_count: Annotated[int, Field(ge=1)]
-    fixes: tuple[VramFix, ...] = ()
 
 
 def vram_breakdown(workload: Workload, gpu_count: int) -> VramBreakdown:
@@ -122,29 +69,3 @@ def max_batch_size(workload: Workload, gpu_count: int, capacity_gib: float) -> i
     if per_sample <= 0:
         return 1_000_000
     return max(0, min(1_000_000, math.floor((capacity_gib - fixed) / per_sample + 1e-9)))
-
-
-def estimate_vram(
-    workload: Workload, gpu_vram_gib: float, gpu_count: int = 1, with_fixes: bool = True
-) -> VramResult:
-    """VRAM fit of ``workload`` on GPUs of ``gpu_vram_gib`` each: breakdown, verdict, fixes.
-
-    Raises ``InvalidWorkload`` for parallel settings the GPU count cannot host.
-    """
-    from core.calc.memory.fixes import suggest_fixes
-
-    breakdown = vram_breakdown(workload, gpu_count)
-    total = breakdown.total_gib
-    fits = total <= gpu_vram_gib
-    fixes = () if fits or not with_fixes else suggest_fixes(workload, gpu_vram_gib, gpu_count)
-    return VramResult(
-        breakdown=breakdown,
-        total_gib=total,
-        capacity_gib=gpu_vram_gib,
-        free_gib=gpu_vram_gib - total,
-        fits=fits,
-        max_batch_size=max_batch_size(workload, gpu_count, gpu_vram_gib),
-        host_ram_gib=host_ram_bytes(workload, gpu_count) / GIB,
-        gpu_count=gpu_count,
-        fixes=fixes,
-    )

@@ -5,10 +5,7 @@ memory with non-blocking copies), so only the part longer than the GPU step is
 exposed.
 
 Sources:
-- PCIe per-lane per-direction bandwidth after 128b/130b encoding: 0.985 / 1.969 /
-  3.938 GB/s for gen 3 / 4 / 5; 7.56 GB/s for gen 6 (FLIT). Source: shared
-  hardware reference pcie_interconnect.md (Wikipedia "PCI Express" table;
-  stas00/ml-engineering network/README.md).
+- PCIe per-lane per-direction bandwidth: ``core.models.pcie.GB_S_PER_LANE``.
 - Achieved host->device copy = 88% of the per-direction spec (nvbandwidth, 8x
   H200 on PCIe 5.0 x16: 55.43 of 63 GB/s). Source: stas00/ml-engineering
   network/README.md.
@@ -22,17 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from core.models.pcie import link_bandwidth_gb_s
 from core.models.throughput import HostLink, HostSpec, WorkProfile
-
-PCIE_GB_S_PER_LANE: dict[int, float] = {
-    1: 0.25,
-    2: 0.5,
-    3: 0.985,
-    4: 1.969,
-    5: 3.938,
-    6: 7.56,
-}
-"""Per-direction GB/s per lane after encoding overhead."""
 
 SAMPLES_PER_CORE_S: dict[str, float] = {"image": 150.0, "text": 20_000.0, "audio": 400.0}
 
@@ -46,7 +34,7 @@ class HostTimes(NamedTuple):
 
 def link_gb_s(link: HostLink) -> float:
     """Per-direction bandwidth of one GPU's PCIe link, capped by a shared chipset uplink."""
-    bandwidth = PCIE_GB_S_PER_LANE[link.pcie_gen] * link.lanes
+    bandwidth = link_bandwidth_gb_s(link.pcie_gen, link.lanes)
     if link.attached_to == "chipset" and link.chipset_uplink_gb_s is not None:
         bandwidth = min(bandwidth, link.chipset_uplink_gb_s / link.chipset_sharers)
     return bandwidth

@@ -49,19 +49,6 @@ def _layers(arch: Architecture) -> int:
     return arch.layers or _DEFAULT_LAYERS.get(arch.kind, 24)
 
 
-def _lora_trainable(workload: Workload) -> float:
-    arch = workload.architecture
-    lora = workload.lora_settings
-    hidden = arch.hidden_size or 1
-    ffn = arch.ffn_hidden_size or 4 * hidden
-    per_layer = 0
-    for target in lora.targets:
-        d_out = ffn if target in ("gate", "up") else hidden
-        d_in = ffn if target == "down" else hidden
-        per_layer += lora.rank * (d_in + d_out)
-    return float(per_layer * (arch.layers or 1))
-
-
 def profile_from_workload(workload: Workload) -> WorkProfile:
     """Flatten a ``Workload`` into the numbers the performance model uses.
 
@@ -105,12 +92,8 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     # a seq2seq encoder/decoder trained with teacher forcing runs fused cuDNN kernels.
     host_loop = recurrent_steps if (recurrent_steps and items == float(seq or 0)) else 0.0
 
-    if workload.task == "inference":
-        pass_factor, trainable = 1.0, 0.0
-    elif workload.task in ("lora", "qlora"):
-        pass_factor, trainable = 2.0, _lora_trainable(workload)
-    else:
-        pass_factor, trainable = 3.0, float(arch.params_total)
+    pass_factor = {"inference": 1.0, "lora": 2.0, "qlora": 2.0}.get(workload.task, 3.0)
+    trainable = workload.trainable_params
 
     gemm_width, gemm_rows = _gemm_shape(arch, seq)
     head_dim = arch.resolved_head_dim

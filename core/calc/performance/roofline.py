@@ -67,10 +67,6 @@ class GpuStep(NamedTuple):
     mode: ComputeMode
 
 
-def _is_geforce(gpu: GPU) -> bool:
-    return any("geforce" in n.lower() for n in (gpu.name, *gpu.aliases))
-
-
 def fp16_tensor_peak(gpu: GPU) -> float | None:
     """Dense FP16 tensor TFLOPS with FP32 accumulate (what AMP training uses).
 
@@ -83,7 +79,7 @@ def fp16_tensor_peak(gpu: GPU) -> float | None:
     tensor = gpu.tensor_tflops
     if tensor.fp16:
         return tensor.fp16
-    halve = 0.5 if _is_geforce(gpu) else 1.0
+    halve = 0.5 if gpu.is_geforce else 1.0
     if tensor.fp16_acc16:
         return tensor.fp16_acc16 * halve
     if gpu.architecture == "turing" and tensor.int8_tops:

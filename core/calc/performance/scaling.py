@@ -54,7 +54,7 @@ def _has_p2p(gpu: GPU) -> bool:
     if gpu.p2p_pcie != "unknown":
         return gpu.p2p_pcie == "yes"
     # GeForce boards lack PCIe P2P on the stock driver (pcie_interconnect.md sec. 3).
-    return not any("geforce" in n.lower() or "gtx" in n.lower() for n in (gpu.name, *gpu.aliases))
+    return not gpu.is_geforce
 
 
 def comm_link(gpu: GPU, gpus: int, interconnect: InterconnectChoice, pcie: HostLink) -> CommLink:

@@ -27,6 +27,7 @@ from core.models.build import Build
 from core.models.checks import Check, Fix, Number
 from core.models.host import HostDemand
 from core.models.parts import PSU
+from core.models.pcie import PcieAssignment
 from core.models.power import PowerBudget
 from core.models.settings import CIRCUITS, AnalysisSettings
 
@@ -39,12 +40,20 @@ def run_checks(
     settings: AnalysisSettings,
     demand: HostDemand | None = None,
     catalog: Catalog | None = None,
+    *,
+    budget: PowerBudget | None = None,
+    assignment: PcieAssignment | None = None,
 ) -> tuple[Check, ...]:
-    """Every check of ``build``; with ``catalog`` the fixes name real catalog parts."""
-    assignment = assign_pcie(build)
+    """Every check of ``build``; with ``catalog`` the fixes name real catalog parts.
+
+    ``budget`` and ``assignment`` are the build's power budget and PCIe placement when
+    the caller has them already (``analyze`` computes each once).
+    """
+    assignment = assignment or assign_pcie(build)
+    budget = budget or power_budget(build, settings)
     psu_fix = pick_psu(build, settings, catalog) if catalog is not None else None
     return (
-        *power_checks(build, settings, catalog, psu_fix),
+        *power_checks(build, settings, catalog, psu_fix, budget=budget),
         *pcie_checks(build, assignment, catalog),
         *physical_checks(build, assignment, catalog),
         *compat_checks(build, catalog),
@@ -66,7 +75,7 @@ def pick_psu(build: Build, settings: AnalysisSettings, catalog: Catalog) -> Fix 
             if _psu_sized(budget) and connectors_ok(build, psu, count) is not False:
                 return Fix(
                     code="use_psu",
-                    change={"psu": psu.id, "psu_count": count},
+                    build={"psu": psu.id, "psu_count": count},
                     numbers={
                         "wattage_w": psu.wattage_w,
                         "atx_version": psu.atx_version,
@@ -95,7 +104,7 @@ def _limit_fix(
     kept = power_limit_throughput_factor(build.gpu, limit)
     return Fix(
         code="power_limit_gpus",
-        change={"gpu_power_limit_w": limit},
+        build={"gpu_power_limit_w": limit},
         numbers={"limit_w": limit, "gpus": build.gpu_count, "throughput_pct": round(100 * kept, 1)},
     )
 
@@ -106,7 +115,7 @@ def _min_psu_fix(budget: PowerBudget) -> Fix:
         needed = max(needed, budget.peak_dc_w / 2.0)  # ATX 3.x: 200 % for 100 µs
     if needed > LARGEST_ATX_PSU_W:
         count = math.ceil(needed / LARGEST_ATX_PSU_W)
-        return Fix(code="add_psus", change={"psu_count": count}, numbers={"count": count})
+        return Fix(code="add_psus", build={"psu_count": count}, numbers={"count": count})
     return Fix(code="psu_min_watts", numbers={"min_psu_w": float(round(needed + 49, -2))})
 
 
@@ -115,9 +124,11 @@ def power_checks(
     settings: AnalysisSettings,
     catalog: Catalog | None = None,
     psu_fix: Fix | None = None,
+    *,
+    budget: PowerBudget | None = None,
 ) -> tuple[Check, ...]:
     """Summary, PSU load, transient excursion, PSU count and wall circuit."""
-    budget = power_budget(build, settings)
+    budget = budget or power_budget(build, settings)
     checks = [_summary(budget, settings)]
     if budget.unknown:
         checks.append(
@@ -170,7 +181,7 @@ def power_checks(
         count_fix = (
             psu_fix
             if psu_fix.code == "use_psu"
-            else Fix(code="add_psus", change={"psu_count": needed}, numbers={"count": needed})
+            else Fix(code="add_psus", build={"psu_count": needed}, numbers={"count": needed})
         )
         checks.append(
             Check(

@@ -54,7 +54,7 @@ def pick_memory(build: Build, cpu: CPU, board: Motherboard, catalog: Catalog) ->
     kit = min(kits, key=lambda k: (k.capacity_gb, price_key(k)))
     return Fix(
         code="use_memory",
-        change={"memory": kit.id, "memory_kits": 1},
+        build={"memory": kit.id, "memory_kits": 1},
         numbers={"capacity_gb": kit.capacity_gb, "modules": kit.modules, "name": kit.name},
     )
 
@@ -80,7 +80,7 @@ def pick_board(build: Build, catalog: Catalog) -> Fix | None:
     )
     return Fix(
         code="use_board",
-        change={"motherboard": board.id},
+        build={"motherboard": board.id},
         numbers={"socket": board.socket, "name": board.name},
     )
 

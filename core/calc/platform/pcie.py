@@ -7,9 +7,7 @@ drives, applies the board's lane rules for that population, and keeps the best
 by, in order: GPUs with a usable link, drives placed, total GPU bandwidth, the
 weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, top-most slots.
 
-Sources: per-lane rates after encoding, per direction — Gen3 0.985, Gen4 1.969,
-Gen5 3.938, Gen6 7.56 GB/s (shared/data/hardware/pcie_interconnect.md, W-NVL,
-GH-BUS); Gen1 0.25 and Gen2 0.5 GB/s (2.5 and 5 GT/s with 8b/10b encoding).
+Per-lane rates: ``core.models.pcie.GB_S_PER_LANE``.
 Assumptions: every GPU has a full x16 edge connector (open-ended short slots are
 not modelled); M.2 NVMe drives use x4; a card with unknown slot width is placed
 as one slot wide (and an info check says so).
@@ -23,19 +21,13 @@ from itertools import combinations, pairwise
 from core.calc.platform.compat import memory_fits, pick_memory, price_key, same_socket
 from core.catalog.catalog import Catalog
 from core.models.build import Build
-from core.models.checks import Check, Fix
+from core.models.checks import BuildField, Check, Fix, FixValue
 from core.models.parts import CPU, Drive, M2Slot, Motherboard, PcieGen, PcieSlot
-from core.models.pcie import Attach, DriveLink, GpuLink, PcieAssignment
+from core.models.pcie import Attach, DriveLink, GpuLink, PcieAssignment, link_bandwidth_gb_s
 
-GB_S_PER_LANE: dict[int, float] = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.56}
 M2_NVME_LANES = 4
 WEAK_LINK_GEN3_LANES = 8.0
 """Warn at x8 Gen3-equivalent or less."""
-
-
-def link_bandwidth_gb_s(gen: int, lanes: int) -> float:
-    """Per-direction bandwidth of a ``gen`` × ``lanes`` link, GB/s."""
-    return GB_S_PER_LANE[gen] * lanes
 
 
 def gpu_slot_width(build: Build) -> int:
@@ -222,7 +214,7 @@ def platform_fix(build: Build, catalog: Catalog) -> Fix | None:
             if memory_fits(build.memory, build.cpu, board) and _all_links_strong(candidate):
                 return Fix(
                     code="use_board",
-                    change={"motherboard": board.id},
+                    build={"motherboard": board.id},
                     numbers={"socket": board.socket, "name": board.name},
                 )
     demanded = lanes_demanded(build)
@@ -240,14 +232,14 @@ def platform_fix(build: Build, catalog: Catalog) -> Fix | None:
                 continue
             if not _all_links_strong(build.model_copy(update={"cpu": cpu, "motherboard": board})):
                 continue
-            change: dict[str, float | str] = {"cpu": cpu.id, "motherboard": board.id}
+            change: dict[BuildField, FixValue] = {"cpu": cpu.id, "motherboard": board.id}
             if not memory_fits(build.memory, cpu, board):
                 kit = pick_memory(build, cpu, board, catalog)
                 if kit is not None:
-                    change |= kit.change
+                    change |= kit.build
             return Fix(
                 code="use_platform",
-                change=change,
+                build=change,
                 numbers={
                     "cpu_lanes": float(cpu.pcie_lanes or 0),
                     "cpu": cpu.name,
@@ -406,7 +398,7 @@ def p2p_check(build: Build) -> Check:
             numbers=numbers,
             fix=Fix(
                 code="add_nvlink_bridges",
-                change={"nvlink_bridges": pairs},
+                build={"nvlink_bridges": pairs},
                 numbers={"bridges": pairs},
             ),
         )

@@ -42,7 +42,7 @@ def _pick_case(build: Build, slots_needed: int, catalog: Catalog) -> Fix | None:
     case = min(cases, key=price_key)
     return Fix(
         code="use_case",
-        change={"case": case.id},
+        build={"case": case.id},
         numbers={"expansion_slots": case.expansion_slots, "name": case.name},
     )
 
@@ -66,7 +66,7 @@ def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | No
     gpu = min(pool, key=lambda g: (g.vram_gb, price_key(g)))
     code = "use_blower_gpu" if cooler == "blower" else "use_pcie_gpu"
     return Fix(
-        code=code, change={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name}
+        code=code, build={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name}
     )
 
 
@@ -240,7 +240,7 @@ def _cooling_check(
         limit = round(gpu.board_power_w * COOLING_LIMIT_FRACTION)
         fix = Fix(
             code="power_limit_for_cooling",
-            change={"gpu_power_limit_w": limit},
+            build={"gpu_power_limit_w": limit},
             numbers={
                 "limit_w": limit,
                 "throughput_pct": round(100 * power_limit_throughput_factor(gpu, limit), 1),

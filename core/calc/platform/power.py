@@ -42,7 +42,8 @@ STEADY_WARN_FRACTION = 0.8
 MIN_SUGGESTED_LIMIT_FRACTION = 0.5
 """Power limits below half the board power are outside any read measurement."""
 
-_DIMM_W = {"UDIMM": 5.0, "RDIMM": 10.0}
+DIMM_W = {"UDIMM": 5.0, "RDIMM": 10.0}
+"""Assumed draw per module (no read source; see the module docstring)."""
 _BOARD_W = {"consumer": 50.0, "workstation": 80.0, "server": 80.0}
 _FANS_W = 30.0
 
@@ -56,6 +57,11 @@ _ATX3_TOLERANCE_US = ((100.0, 2.0), (1_000.0, 1.8), (10_000.0, 1.6), (100_000.0,
 _PUGET_LIMIT_FRACTION, _PUGET_KEPT = 280.0 / 350.0, 0.95
 POWER_LIMIT_EXPONENT = math.log(_PUGET_KEPT) / math.log(_PUGET_LIMIT_FRACTION)
 """≈ 0.23: throughput ∝ (limit / board power)^0.23, fitted to Puget's quad-3090 point."""
+
+
+def energy_kwh_per_year(wall_w: float, utilization: float) -> float:
+    """kWh drawn in a year at ``wall_w`` for ``utilization`` of the 8,760 hours."""
+    return wall_w * utilization * HOURS_PER_YEAR / 1000.0
 
 
 def gpu_transient(gpu: GPU) -> tuple[float, float, str]:
@@ -142,7 +148,7 @@ def component_power(build: Build) -> tuple[ComponentPower, ...]:
         ComponentPower(
             component="memory",
             count=build.dimm_count,
-            each_w=_DIMM_W[build.memory.dimm_type],
+            each_w=DIMM_W[build.memory.dimm_type],
             basis="assumed",
         ),
         ComponentPower(
@@ -188,7 +194,7 @@ def power_budget(
     tolerance, excursion_basis = psu_excursion_tolerance(psu, duration_us)
     efficiency = psu_efficiency(psu, load)
     wall = steady / efficiency
-    energy = wall * settings.utilization * HOURS_PER_YEAR / 1000.0
+    energy = energy_kwh_per_year(wall, settings.utilization)
     return PowerBudget(
         components=components,
         steady_dc_w=steady,

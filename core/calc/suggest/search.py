@@ -30,9 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.calc.analysis import analyze
-from core.calc.memory.vram import estimate_vram
+from core.calc.memory import estimate_vram
 from core.calc.performance.profile import profile_from_workload
-from core.calc.platform.power import gpu_transient, psu_excursion_tolerance
+from core.calc.platform.power import DIMM_W, gpu_transient, psu_excursion_tolerance
 from core.calc.suggest.rank import Candidate, pareto_indices, pick_spread, reasons_for
 from core.calc.suggest.rows import (
     Row,
@@ -54,8 +54,6 @@ from core.models.workload import Workload
 FloatArray = npt.NDArray[np.float64]
 MAX_ROUNDS = 12
 """Front recomputations after builds fail their checks (bounds the analyze() calls)."""
-_DIMM_W = {"UDIMM": 5.0, "RDIMM": 10.0}
-"""Per-DIMM draw, as ``core.calc.platform.power`` assumes (5 W UDIMM, 10 W RDIMM)."""
 
 
 def suggest(
@@ -209,7 +207,7 @@ def _evaluate(
     table.memory = np.array([p[1] for p in pairs], dtype=np.int64)
     opts = [rows[r].platform.memory[m] for r, m in pairs]
     mem_usd = np.array([o.usd or 0.0 for o in opts])
-    mem_w = np.array([o.dimms * _DIMM_W[o.kit.dimm_type] for o in opts])
+    mem_w = np.array([o.dimms * DIMM_W[o.kit.dimm_type] for o in opts])
     base = np.array([rows[r].base_usd for r, _ in pairs])
     steady = np.array([rows[r].steady_wo_memory_w for r, _ in pairs]) + mem_w
     peak = steady + np.array([rows[r].gpu_spike_extra_w for r, _ in pairs])

@@ -26,7 +26,7 @@ def test_convert_v1_to_v2_keeps_the_build(
     assert raw["version"] == 2 and "build" not in raw
     assert all("snapshot" in b["gpu"] for b in raw["builds"])  # parts travel with the file
     after = open_file(source, load_catalog())
-    assert after.builds == before.builds and after.title == before.title
+    assert after.session == before.session
     assert after.original_version == 2
     assert "version 1 -> 2" in capsys.readouterr().out
 
@@ -64,9 +64,9 @@ def test_convert_bad_file_names_it(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_examples_load(name: str, count: int) -> None:
     data = resources.files("resources.examples").joinpath(name).read_bytes()
     opened = parse_document(data, load_catalog())
-    assert len(opened.builds) == count
+    assert len(opened.session.builds) == count
     catalog_ids = set(load_catalog().parts_by_id())
-    for build in opened.builds:  # made from catalog builds, so every part id is in the catalog
+    for build in opened.session.builds:  # made from catalog builds, so every part id is in the catalog
         parts = [build.gpu, build.cpu, build.motherboard, build.memory, build.psu, build.case]
         assert {p.id for p in parts if p is not None} <= catalog_ids
     assert json.loads(data)["kind"] == ("build" if count == 1 else "comparison")

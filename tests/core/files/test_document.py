@@ -14,6 +14,7 @@ from core.catalog.builds import default_build
 from core.errors import FileFormatError, RigForgeError
 from core.files.document import CURRENT_VERSION, json_schema
 from core.files.io import dumps, open_file, parse_document, save_file, to_document
+from core.models.session import Session
 from core.models.settings import AnalysisSettings
 
 DATA = Path(__file__).parent / "data"
@@ -35,15 +36,13 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     settings = AnalysisSettings(
         circuit="eu-230v-16a", electricity_usd_per_kwh=0.31, utilization=0.7
     )
-    document = to_document(
-        [BUILD, variant], settings=settings, title="Options", notes="for the lab", baseline=1
+    session = Session(
+        builds=(BUILD, variant), settings=settings, title="Options", notes="for the lab", shown=1
     )
     path = tmp_path / "cmp.rigforge.json"
-    save_file(path, document)
+    save_file(path, session)
     opened = open_file(path, CATALOG)
-    assert opened.builds == (BUILD, variant)
-    assert opened.settings == settings
-    assert (opened.title, opened.notes, opened.baseline) == ("Options", "for the lab", 1)
+    assert opened.session == session
     assert opened.notices == ()
     raw = json.loads(path.read_text())
     assert raw["format"] == "rigforge"
@@ -56,7 +55,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
 def test_every_earlier_version_loads() -> None:
     opened = open_file(DATA / "v1-build.json", CATALOG)
     assert opened.original_version == 1
-    (build,) = opened.builds
+    (build,) = opened.session.builds
     assert build.gpu.id == "rtx-4090"
     assert build.gpu_count == 2
     assert build.drives[0].count == 2
@@ -70,23 +69,23 @@ def test_newer_version_says_so() -> None:
 
 
 def test_part_missing_from_catalog_uses_snapshot_and_says_so() -> None:
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     small = Catalog(p for p in CATALOG.parts() if p.id != BUILD.gpu.id)
     opened = parse_document(doc_bytes(raw), small)
-    assert opened.builds[0].gpu == BUILD.gpu
+    assert opened.session.builds[0].gpu == BUILD.gpu
     assert any("not in this catalog" in n for n in opened.notices)
 
 
 def test_changed_catalog_data_keeps_file_numbers() -> None:
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     raw["builds"][0]["gpu"]["snapshot"]["memory_bandwidth_gb_s"] = 999.0
     opened = parse_document(doc_bytes(raw), CATALOG)
-    assert opened.builds[0].gpu.memory_bandwidth_gb_s == 999.0
+    assert opened.session.builds[0].gpu.memory_bandwidth_gb_s == 999.0
     assert any("differs" in n for n in opened.notices)
 
 
 def test_unknown_part_without_snapshot_is_named() -> None:
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     raw["builds"][0]["cpu"] = {"id": "ryzen-99-99999x"}
     with pytest.raises(FileFormatError, match=r"builds\.0\.cpu.*ryzen-99-99999x"):
         parse_document(doc_bytes(raw), CATALOG)
@@ -103,7 +102,7 @@ def test_unknown_part_without_snapshot_is_named() -> None:
     ],
 )
 def test_bad_values_name_their_field(path: tuple, value: Any, message: str) -> None:
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     target = raw
     for key in path[:-1]:
         target = target[key]
@@ -113,10 +112,10 @@ def test_bad_values_name_their_field(path: tuple, value: Any, message: str) -> N
 
 
 def test_nan_and_missing_fields_rejected() -> None:
-    text = dumps(to_document([BUILD])).replace('"gpu_count": 2', '"gpu_count": NaN')
+    text = dumps(to_document(Session(builds=(BUILD,)))).replace('"gpu_count": 2', '"gpu_count": NaN')
     with pytest.raises(FileFormatError, match="not a number"):
         parse_document(text.encode(), CATALOG)
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     del raw["builds"][0]["motherboard"]
     with pytest.raises(FileFormatError, match=r"builds\.0\.motherboard.*Field required"):
         parse_document(doc_bytes(raw), CATALOG)
@@ -153,7 +152,7 @@ def test_generated_documents_load_or_raise_our_error(document: dict, header: boo
         opened = parse_document(doc_bytes(document), CATALOG)
     except RigForgeError:
         return
-    assert opened.builds
+    assert opened.session.builds
 
 
 @settings(max_examples=100)
@@ -162,7 +161,7 @@ def test_generated_documents_load_or_raise_our_error(document: dict, header: boo
     json_values,
 )
 def test_mutated_real_document_loads_or_raises_our_error(field: str, value: Any) -> None:
-    raw = to_document([BUILD]).model_dump(mode="json")
+    raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     raw["builds"][0][field] = value
     with contextlib.suppress(RigForgeError):
         parse_document(doc_bytes(raw), CATALOG)

@@ -87,9 +87,9 @@ def test_apply_prices_overrides_win_and_catalog_untouched() -> None:
     feed = parse_feed(_feed({"rtx-4090": GOOD, "corsair-rm850x-2021": GOOD}), catalog, table)
     override = feed.accepted[0].model_copy(update={"usd": 999.0, "origin": "override"})
     priced = apply_prices(catalog, feed.accepted, [override])
-    assert priced.catalog.gpu("rtx-4090").price.usd == 999.0
-    assert priced.origins == {"rtx-4090": "override", "corsair-rm850x-2021": "feed"}
-    assert priced.catalog.psu("corsair-rm850x-2021").price.usd == 1500
+    assert priced.gpu("rtx-4090").price.usd == 999.0
+    assert priced.price_origins == {"rtx-4090": "override", "corsair-rm850x-2021": "feed"}
+    assert priced.psu("corsair-rm850x-2021").price.usd == 1500
     assert catalog.psu("corsair-rm850x-2021").price.usd is None
     assert not math.isnan(catalog.gpu("rtx-4090").price.usd or 0)
 

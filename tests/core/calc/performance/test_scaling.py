@@ -12,7 +12,7 @@ from core.catalog import load_catalog
 from core.models.parts import GPU
 from core.models.throughput import HostLink, HostSpec, WorkProfile
 from core.workloads import find_preset, make_workload
-from tests.core.test_throughput import UNIT, profile
+from tests.core.calc.performance.test_throughput import UNIT, profile
 
 X16_GEN4 = HostLink(pcie_gen=4, lanes=16)
 

@@ -24,7 +24,7 @@ def _catalog() -> Catalog:
         PartPrice(part_id=k, usd=v, as_of=date(2025, 1, 1), source="test", origin="override")
         for k, v in PRICES.items()
     ]
-    return apply_prices(load_catalog(), overrides=prices).catalog
+    return apply_prices(load_catalog(), overrides=prices)
 
 
 def test_pareto_indices_by_hand() -> None:

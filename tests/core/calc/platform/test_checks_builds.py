@@ -12,7 +12,8 @@ from core.calc.platform.checks import run_checks
 from core.models.checks import Check, worst
 from core.models.host import HostDemand
 from core.models.settings import AnalysisSettings
-from core.text.checks import FIXES, REASONS, render_check
+from core.text.checks import REASONS, render_check
+from core.text.fixes import FIX_TEXT
 from tests.core import check_parts as parts
 
 
@@ -110,9 +111,9 @@ def test_default_catalog_build_runs_every_check_with_text() -> None:
     checks = run_checks(build, AnalysisSettings(), catalog=catalog)
     for check in checks:
         assert check.reason in REASONS, check.reason
-        assert check.fix is None or check.fix.code in FIXES, check.fix
-        if check.fix is not None and "psu" in check.fix.change:
-            assert check.fix.change["psu"] in catalog
+        assert check.fix is None or check.fix.code in FIX_TEXT, check.fix
+        if check.fix is not None and "psu" in check.fix.build:
+            assert check.fix.build["psu"] in catalog
 
 
 @pytest.mark.parametrize(
@@ -164,5 +165,5 @@ def test_circuit_near_limit_warns_and_offers_a_power_limit() -> None:
     circuit = checks["power.circuit"]
     assert circuit.severity == "warn"
     assert circuit.fix is not None and circuit.fix.code == "power_limit_gpus"
-    limit = float(circuit.fix.change["gpu_power_limit_w"])
+    limit = float(circuit.fix.build["gpu_power_limit_w"])
     assert (2 * limit + 328) / 0.9 <= 0.9 * 1440

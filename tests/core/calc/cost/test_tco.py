@@ -6,18 +6,16 @@ import pytest
 
 from core.calc.analysis import analyze
 from core.calc.cost.tco import (
-    analysis_cost,
     break_even_months,
     cheapest_rate,
     cost_report,
     electricity_usd_per_year,
-    energy_kwh_per_year,
     total_cost_of_ownership,
 )
+from core.calc.platform.power import energy_kwh_per_year
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
-from core.models.cost import CloudRate
-from core.models.results import PartsCost
+from core.models.cost import CloudRate, PartsCost
 from core.models.settings import AnalysisSettings
 from core.prices.cloud import load_cloud_rates
 from core.workloads import find_preset, make_workload
@@ -60,7 +58,7 @@ def test_cheapest_rate_picks_lowest_for_gpu() -> None:
 def test_cost_report_figures_by_hand() -> None:
     gpu = load_catalog().gpu("rtx-4090")
     report = cost_report(
-        PartsCost(total_usd=6000.0),
+        PartsCost(total_usd=6000.0, priced_usd=6000.0),
         (),
         gpu=gpu,
         gpus=2,
@@ -72,7 +70,7 @@ def test_cost_report_figures_by_hand() -> None:
         years=3,
         rates=(_rate("rtx-4090", 0.5),),
     )
-    assert report.usd_per_unit_throughput == pytest.approx(4.0)
+    assert report.per_throughput_usd == pytest.approx(4.0)
     assert report.throughput_per_watt == pytest.approx(1.5)
     assert report.electricity_usd_per_year == pytest.approx(876)
     assert report.tco_usd == pytest.approx(6000 + 3 * 876)
@@ -86,7 +84,7 @@ def test_cost_report_figures_by_hand() -> None:
 def test_incomplete_prices_give_no_ratio_tco_or_break_even() -> None:
     gpu = load_catalog().gpu("rtx-4090")
     report = cost_report(
-        PartsCost(total_usd=3000.0, unpriced_part_ids=("psu-x",)),
+        PartsCost(total_usd=None, priced_usd=3000.0, unpriced_part_ids=("psu-x",)),
         (),
         gpu=gpu,
         gpus=1,
@@ -97,7 +95,7 @@ def test_incomplete_prices_give_no_ratio_tco_or_break_even() -> None:
         usd_per_kwh=0.2,
         rates=(_rate("rtx-4090", 0.5),),
     )
-    assert report.usd_per_unit_throughput is None
+    assert report.per_throughput_usd is None
     assert report.tco_usd is None
     assert report.cloud is None
     assert report.electricity_usd_per_year is not None
@@ -106,8 +104,14 @@ def test_incomplete_prices_give_no_ratio_tco_or_break_even() -> None:
 def test_analysis_cost_of_default_build_names_unpriced_parts() -> None:
     catalog = load_catalog()
     build = default_build(catalog)
-    analysis = analyze(build, make_workload(find_preset("resnet50-v1.5")), AnalysisSettings())
-    report = analysis_cost(analysis, rates=load_cloud_rates().rates)
+    analysis = analyze(
+        build,
+        make_workload(find_preset("resnet50-v1.5")),
+        AnalysisSettings(),
+        catalog,
+        cloud_rates=load_cloud_rates().rates,
+    )
+    report = analysis.cost
     assert "corsair-hx1500i-2025" in report.parts.unpriced_part_ids
     gpu_line = next(line for line in report.lines if line.part_id == "rtx-4090")
     assert gpu_line.quantity == 2

@@ -8,7 +8,8 @@ import pytest
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.cli import main
-from core.files.io import save_file, to_document
+from core.files.io import save_file
+from core.models.session import Session
 
 CATALOG = load_catalog()
 
@@ -26,7 +27,7 @@ def test_sxm_build_fails_with_exit_1(tmp_path: Path, capsys: pytest.CaptureFixtu
         update={"gpu": CATALOG.gpu("A100 80GB SXM4"), "gpu_count": 8, "name": "8x SXM"}
     )
     path = tmp_path / "sxm.json"
-    save_file(path, to_document([sxm]))
+    save_file(path, Session(builds=(sxm,)))
     assert main(["check", str(path), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["verdict"] == "fail"
@@ -38,7 +39,7 @@ def test_sxm_build_fails_with_exit_1(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_workload_adds_vram_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "b.json"
-    save_file(path, to_document([default_build(CATALOG)]))
+    save_file(path, Session(builds=(default_build(CATALOG),)))
     status = main(["check", str(path), "--workload", "Llama-2 70B", "--json"])
     report = json.loads(capsys.readouterr().out)
     vram = next(c for c in report["builds"][0]["checks"] if c["id"] == "vram.fit")

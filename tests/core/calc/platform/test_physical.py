@@ -82,5 +82,5 @@ def test_cooling() -> None:
     )
     result = {c.id: c for c in physical_checks(packed, assign_pcie(packed))}["physical.cooling"]
     assert result.severity == "warn" and result.reason == "open_air_no_gap"
-    assert result.fix is not None and result.fix.change["gpu_power_limit_w"] == 360  # 80 % × 450
+    assert result.fix is not None and result.fix.build["gpu_power_limit_w"] == 360  # 80 % × 450
     assert _sev(parts.two_3090_nvlink())["physical.cooling"] == "pass"  # blower cards

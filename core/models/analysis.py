@@ -1,0 +1,41 @@
+"""The one result of analysing a build running a workload: what every view shows.
+
+``core.calc.analyze`` fills it; the Build tab, Compare, Suggest, the PDF and the CLI
+render from it and never recombine core pieces on their own.
+"""
+
+from __future__ import annotations
+
+from core.models.build import Build
+from core.models.checks import Check, Severity
+from core.models.common import Frozen
+from core.models.cost import CostReport
+from core.models.memory import VramResult
+from core.models.pcie import PcieAssignment
+from core.models.power import PowerBudget
+from core.models.settings import AnalysisSettings
+from core.models.throughput import ThroughputResult
+from core.models.workload import Workload
+
+
+class Analysis(Frozen):
+    build: Build
+    workload: Workload | None
+    settings: AnalysisSettings
+    checks: tuple[Check, ...]
+    verdict: Severity
+    """The worst severity among ``checks``."""
+    vram: VramResult | None = None
+    throughput: ThroughputResult | None = None
+    power: PowerBudget
+    pcie: PcieAssignment
+    cost: CostReport
+    """Prices applied (catalog, feed, overrides), totals, cost per throughput, energy,
+    TCO and cloud break-even; unknown figures are ``None``."""
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.severity == "fail")
+
+    def check(self, check_id: str) -> Check | None:
+        return next((c for c in self.checks if c.id == check_id), None)

@@ -1,0 +1,63 @@
+"""Words for every fix: the one renderer GUI, CLI and PDF use.
+
+A fix's text is filled from its changes (``fix.build``, ``fix.workload``) and its
+resulting numbers (``fix.numbers``); a memory fix ends with what it leads to
+("full gradient checkpointing → 20.6 GiB, fits").
+"""
+
+from __future__ import annotations
+
+from core.models.checks import Fix
+from core.text.format import render_template
+
+FIX_TEXT: dict[str, str] = {
+    "use_psu": "use {count} × {name} ({wattage_w} W, ATX {atx_version})",
+    "psu_min_watts": "use an ATX 3.1 PSU of at least {min_psu_w} W",
+    "power_limit_gpus": (
+        "power-limit the {gpus} GPU(s) to {limit_w} W each (keeps about {throughput_pct} % "
+        "of throughput)"
+    ),
+    "power_limit_for_cooling": (
+        "space the cards, use water cooling, or power-limit them to {limit_w} W "
+        "(keeps about {throughput_pct} % of throughput)"
+    ),
+    "add_psus": "use {count} PSUs of up to 1,600 W each",
+    "use_bigger_circuit": "put the {wall_w} W machine on a bigger circuit ({circuits})",
+    "split_across_circuits": (
+        "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
+    ),
+    "use_board": "use the {name} board ({socket})",
+    "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
+    "use_memory": "use {name} ({capacity_gb} GB in {modules} modules)",
+    "add_nvlink_bridges": "fit {bridges} NVLink bridge(s)",
+    "use_case": "use the {name} case ({expansion_slots} expansion slots)",
+    "use_blower_gpu": "use blower-style cards such as the {name} ({vram_gb} GB)",
+    "use_pcie_gpu": "use the PCIe card {name} ({vram_gb} GB) instead",
+    # memory (workload changes)
+    "reduce_batch": "batch {batch_size}",
+    "checkpointing_selective": "selective activation recomputation",
+    "checkpointing_full": "full gradient checkpointing",
+    "mixed_precision": "bf16 mixed precision",
+    "optimizer_8bit": "8-bit Adam",
+    "zero2": "ZeRO-2 over the GPUs",
+    "zero3": "ZeRO-3 over the GPUs",
+    "tensor_parallel": "tensor parallel degree {tp_degree}",
+    "lora": "LoRA r={lora_rank}",
+    "qlora": "QLoRA (4-bit NF4 base)",
+    "quantize_int8": "int8 weights",
+    "quantize_int4": "int4 weights",
+    "cpu_offload": "CPU offload of optimizer state",
+    "add_gpus_zero3": "ZeRO-3 over {gpu_count} GPUs",
+}
+
+
+def fix_text(fix: Fix) -> str:
+    """One line for people: what to change and, for memory fixes, what it leads to."""
+    values: dict[str, object] = {str(k): v for k, v in fix.build.items()}
+    values |= {str(k): v for k, v in fix.workload.items()}
+    values |= fix.numbers
+    text = render_template(FIX_TEXT.get(fix.code, fix.code.replace("_", " ")), values)
+    if "total_gib" in fix.numbers:
+        fits = "fits" if fix.numbers.get("fits") == 1 else "still does not fit"
+        text += f" → {render_template('{total_gib}', fix.numbers)} GiB, {fits}"
+    return text

@@ -1,0 +1,40 @@
+"""Price lines and the parts total: dated prices with their origin; an unknown price leaves
+the total unknown instead of counting as zero."""
+
+from datetime import date
+
+from core.calc.cost.parts import parts_cost, price_lines
+from core.catalog import load_catalog
+from core.catalog.builds import default_build
+from core.models.common import Price
+from core.prices import apply_prices
+from core.prices.models import PartPrice
+
+CATALOG = load_catalog()
+
+
+def _feed(part_id: str, usd: float) -> PartPrice:
+    return PartPrice(part_id=part_id, usd=usd, as_of=date(2025, 6, 1), source="t", origin="feed")
+
+
+def test_an_unpriced_part_leaves_the_total_unknown() -> None:
+    build = default_build(CATALOG)
+    unpriced = build.gpu.model_copy(
+        update={"price": Price(usd=None, kind="unknown", source="none found")}
+    )
+    lines = price_lines(build.model_copy(update={"gpu": unpriced}), CATALOG)
+    cost = parts_cost(lines)
+    assert cost.total_usd is None  # never "the other parts' sum"
+    assert cost.unpriced_part_ids == (build.gpu.id,)
+    assert cost.priced_usd == sum(line.line_usd or 0.0 for line in lines)
+
+
+def test_feed_prices_apply_to_the_build_with_their_origin() -> None:
+    build = default_build(CATALOG)
+    priced = apply_prices(CATALOG, feed=[_feed("rtx-4090", 1000.0)])
+    lines = {line.part_id: line for line in price_lines(build, priced)}
+    assert lines["rtx-4090"].origin == "feed"
+    assert lines["rtx-4090"].line_usd == 2 * 1000.0  # two GPUs at the feed's price
+    assert lines["ryzen-9-7950x"].origin == "catalog"
+    bare = {line.part_id: line for line in price_lines(build, CATALOG)}
+    assert bare["rtx-4090"].line_usd == 2 * 1599.0  # the bundled launch price
