@@ -22,7 +22,7 @@ def main() -> int:
     gpu = load_catalog().gpu("RTX 4090")
     workload = make_workload(find_preset("ResNet-50"), precision="fp16", batch_size=256)
     try:
-        from core.calc.memory.vram import estimate_vram
+        from core.calc.memory import estimate_vram
     except ImportError:  # the VRAM model lands separately
         estimate_vram = None
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from core.models.results import PartsCost
 from PySide6.QtCore import QObject, Signal
 
 from core.calc.cost.parts import parts_cost
 from core.catalog import Catalog
 from core.models.build import Build
-from core.models.results import PartsCost
 
 
 class BuildViewModel(QObject):

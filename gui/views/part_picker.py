@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.parts import Part
-from core.text.parts import fmt_usd, key_specs
+from core.text.money import USD
+from core.text.parts import key_specs
 
 NONE_ID = ""
 """Item data of the "none" entry (optional PSU and case)."""
@@ -38,7 +39,7 @@ ANY = "any"
 
 
 def part_label(part: Part) -> str:
-    price = fmt_usd(part.price.usd)
+    price = USD(part.price.usd)
     return f"{part.name}{' (custom)' if part.custom else ''} — {price}"
 
 
@@ -251,7 +252,7 @@ class PartPickerDialog(QDialog):
         parts = self.visible_parts()
         self.table.setRowCount(len(parts))
         for row, part in enumerate(parts):
-            for column, text in enumerate((part.name, key_specs(part), fmt_usd(part.price.usd))):
+            for column, text in enumerate((part.name, key_specs(part), USD(part.price.usd))):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, part.id)
                 item.setToolTip(f"{part.price.source}\nSources: {'; '.join(part.sources)}")

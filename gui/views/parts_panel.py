@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.models.results import PartsCost
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -13,8 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.build import Build
-from core.models.results import PartsCost
-from core.text.parts import UNKNOWN, bill_of_materials, fmt_price, fmt_usd, key_specs
+from core.text.money import USD
+from core.text.parts import UNKNOWN, bill_of_materials, fmt_price, key_specs
 from gui.viewmodels.build import BuildViewModel
 
 COLUMNS = ("Qty", "Part", "Key specs", "Unit price", "Line total", "Price source")
@@ -63,7 +64,7 @@ class PartsPanel(QWidget):
                 part.name,
                 key_specs(part),
                 fmt_price(part.price),
-                fmt_usd(None if unit is None else unit * quantity),
+                USD(None if unit is None else unit * quantity),
                 part.price.source,
             )
             for column, text in enumerate(cells):
@@ -76,7 +77,7 @@ class PartsPanel(QWidget):
                 if text == UNKNOWN:
                     tip = "No source gives this value; RigForge does not guess it."
                 item.setToolTip(tip)
-        text = f"Parts total: {fmt_usd(cost.total_usd)}"
+        text = f"Parts total: {USD(cost.total_usd)}"
         if not cost.complete:
             text += f"  (excludes {len(cost.unpriced_part_ids)} part(s) with unknown price)"
         self.total_label.setText(text)

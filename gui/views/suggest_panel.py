@@ -27,7 +27,7 @@ from core.models.settings import CIRCUITS
 from core.models.suggest import PlatformFamily, SuggestRequest, SuggestResult
 from core.text.compare import skipped_summary
 from core.text.cost import reason_text, suggest_lines
-from core.text.parts import fmt_usd
+from core.text.money import USD
 from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
 from gui.charts.export_menu import add_export_menu
 from gui.viewmodels.suggest import SuggestViewModel
@@ -195,7 +195,7 @@ class SuggestPanel(QWidget):
         for r, s in enumerate(front):
             b = s.build
             cells = (
-                fmt_usd(s.cost_usd),
+                USD(s.cost_usd),
                 f"{s.throughput:,.1f} {s.unit}",
                 f"${s.usd_per_unit:,.2f}" + (" (best)" if r == best else ""),
                 f"{s.wall_w:,.0f} W",
