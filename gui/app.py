@@ -9,14 +9,11 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from core.catalog import load_catalog
-from core.catalog.builds import default_build
 from core.errors import RigForgeError
-from gui.viewmodels.analysis import AnalysisViewModel
-from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS, AutosaveViewModel
-from gui.viewmodels.build import BuildViewModel
-from gui.viewmodels.document import DocumentViewModel
-from gui.viewmodels.settings import SettingsViewModel
+from core.prices.cloud import load_cloud_rates
+from core.prices.store import load_priced_catalog
+from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS
+from gui.viewmodels.root import build_view_models
 from gui.views import dialogs
 from gui.views.main_window import MainWindow
 
@@ -29,14 +26,17 @@ def create_main_window(
     settings_path: Path | None = None,
 ) -> MainWindow:
     """The window on the default build and workload; ``settings_path`` overrides where
-    preferences live (tests use a temporary one)."""
-    catalog = load_catalog()
-    view_model = BuildViewModel(catalog, default_build(catalog))
-    document = DocumentViewModel(view_model, store)
-    settings = SettingsViewModel(settings_path)
-    analysis = AnalysisViewModel(view_model, document, settings=settings.settings.analysis)
-    autosave = AutosaveViewModel(document, autosave_dir, autosave_interval_ms)
-    return MainWindow(analysis, settings, document, autosave, store)
+    preferences live (tests use a temporary one). Prices: the bundled catalog with the
+    user's feed prices and overrides, loaded here once for the whole window."""
+    view_models = build_view_models(
+        load_priced_catalog(),
+        load_cloud_rates().rates,
+        store=store,
+        settings_path=settings_path,
+        autosave_dir=autosave_dir,
+        autosave_interval_ms=autosave_interval_ms,
+    )
+    return MainWindow(view_models, store)
 
 
 def offer_recovery(window: MainWindow) -> None:

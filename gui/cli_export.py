@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from core.cli.common import add_price_arguments
+
 NAME = "export"
 HELP = "Export a build or comparison file as a PDF build sheet."
 
@@ -23,37 +25,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workload", help="workload preset (default: the file's workload, else the app's)"
     )
+    add_price_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from core.catalog import load_catalog
+    from core.calc import analyze
+    from core.cli.common import load_context
     from core.files.io import open_file
     from core.workloads import find_preset, make_workload
-    from gui.pdf import export_sheet, sheet_from_builds
-    from gui.viewmodels.analysis import default_workload
+    from gui.pdf import export_sheet, sheet_from_analyses
+    from gui.viewmodels.session import default_workload
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
-    catalog = load_catalog()
-    opened = open_file(args.file, catalog)
+    context = load_context(args)
+    session = open_file(args.file, context.catalog).session
     if args.workload:
         workload, origin = make_workload(find_preset(args.workload)), "the --workload option"
-    elif opened.workload is not None:
-        workload, origin = opened.workload, "the file"
+    elif session.workload is not None:
+        workload, origin = session.workload, "the file"
     else:
         workload, origin = default_workload(), "the app's default; the file names none"
-    sheet = sheet_from_builds(
-        opened.builds,
-        workload,
-        opened.settings,
-        catalog,
-        baseline=opened.baseline,
-        title=opened.title,
-        notes=opened.notes,
+    analyses = [
+        analyze(b, workload, session.settings, context.catalog, cloud_rates=context.cloud_rates)
+        for b in session.builds
+    ]
+    sheet = sheet_from_analyses(
+        analyses,
+        context.catalog,
+        baseline=session.shown,
+        title=session.title,
+        notes=session.notes,
         author=args.author,
         workload_origin=origin,
+        money=context.money,
     )
     export_sheet(args.output, sheet, args.paper)
     app.processEvents()

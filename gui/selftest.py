@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from core.calc.analysis import Analysis, analyze
+from core.calc import analyze
 from core.catalog import Catalog, load_catalog
 from core.catalog.builds import default_build
+from core.models.analysis import Analysis
 from core.models.build import Build
 from core.workloads import find_preset, load_presets, make_workload
 
@@ -134,10 +135,9 @@ def check_export_pdf(context: SelftestContext) -> str:
     _require(context.analysis, "analysis")
     _require(context.catalog, "catalog")
     assert context.analysis is not None and context.catalog is not None
-    from gui.pdf import export_sheet, sheet_from_builds
+    from gui.pdf import export_sheet, sheet_from_analyses
 
-    a = context.analysis
-    sheet = sheet_from_builds((a.build,), a.workload, a.settings, context.catalog)
+    sheet = sheet_from_analyses((context.analysis,), context.catalog)
     path = context.workdir / "selftest-sheet.pdf"
     export_sheet(path, sheet)
     data = path.read_bytes()

@@ -45,9 +45,7 @@ def apply_to_build(build: Build, fix: Fix, catalog: Catalog | None) -> Build:
         return build
     fields: dict[str, Any] = dict(build)
     for field, value in fix.build.items():
-        fields[field] = (
-            _part(build, field, value, catalog) if field in PART_FIELDS else value
-        )
+        fields[field] = _part(build, field, value, catalog) if field in PART_FIELDS else value
     if "gpu_count" in fix.build and "nvlink_bridges" not in fix.build:
         fields["nvlink_bridges"] = min(build.nvlink_bridges, int(fields["gpu_count"]) // 2)
     try:

@@ -122,9 +122,7 @@ class GPU(Part):
     def is_geforce(self) -> bool:
         """A GeForce (consumer) board, recognised by its name or an alias: half-rate FP32
         accumulate on tensor cores and no PCIe peer-to-peer on the stock driver."""
-        return any(
-            "geforce" in n.lower() or "gtx" in n.lower() for n in (self.name, *self.aliases)
-        )
+        return any("geforce" in n.lower() or "gtx" in n.lower() for n in (self.name, *self.aliases))
 
     @model_validator(mode="after")
     def _consistent(self) -> GPU:

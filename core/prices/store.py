@@ -32,9 +32,7 @@ def user_overrides_path() -> Path:
     return user_config_dir() / "price-overrides.json"
 
 
-def load_priced_catalog(
-    cache_dir: Path | None = None, overrides: Path | None = None
-) -> Catalog:
+def load_priced_catalog(cache_dir: Path | None = None, overrides: Path | None = None) -> Catalog:
     """The bundled catalog with feed prices, then the user's overrides, applied."""
     catalog = load_catalog()
     feed = cached_prices(cache_dir or user_cache_dir())

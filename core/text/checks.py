@@ -205,6 +205,7 @@ REASONS: dict[str, str] = {
     "read_too_slow": "{drive} reads {read_mb_s} MB/s; the workload needs {needed_mb_s} MB/s",
 }
 
+
 def render_reason(check: Check) -> str:
     text = render_template(REASONS.get(check.reason, check.reason), check.numbers)
     if check.numbers.get("lower_bound") == "yes":

@@ -37,17 +37,14 @@ class CompareRow:
 
         Unknown values (``None``) and builds not ``eligible`` are never best.
         """
-        known = [
-            (i, v)
-            for i, v in enumerate(self.values)
-            if v is not None and (not self.eligible or self.eligible[i])
-        ]
-        if self.better is None or len(known) < 2:
+        values = [(i, v) for i, v in enumerate(self.values) if v is not None]
+        known = [(i, v) for i, v in values if not self.eligible or self.eligible[i]]
+        if self.better is None or len(values) < 2 or not known:
             return set()
         pick = min if self.better == "lower" else max
         target = pick(v for _, v in known)
-        if all(v == target for _, v in known):
-            return set()
+        if all(v == target for _, v in values):
+            return set()  # nothing to choose between
         return {i for i, v in known if v == target}
 
     def delta_text(self, index: int, baseline: int) -> str:

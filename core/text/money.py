@@ -18,9 +18,10 @@ class Money:
     """``money(usd)`` → "€3,608"; ``money(None)`` → "unknown"."""
 
     def __init__(self, currency: str = "USD", table: CurrencyTable | None = None) -> None:
-        if currency != "USD":
-            if table is None or currency not in table.per_base or "USD" not in table.per_base:
-                raise ValueError(f"no conversion rate from USD to {currency}")
+        if currency != "USD" and (
+            table is None or currency not in table.per_base or "USD" not in table.per_base
+        ):
+            raise ValueError(f"no conversion rate from USD to {currency}")
         self.currency = currency
         self.table = table
         self.per_usd = (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core.models.build import Build
 from core.models.common import Price
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
 from core.text.money import USD
@@ -62,19 +61,3 @@ def key_specs(part: Part) -> str:
             f"{'/'.join(part.motherboard_form_factors)}"
         )
     return ""
-
-
-def bill_of_materials(build: Build) -> list[tuple[int, Part]]:
-    """(quantity, part) lines of a build in the order a spec sheet lists them."""
-    lines: list[tuple[int, Part]] = [
-        (build.gpu_count, build.gpu),
-        (build.cpu_count, build.cpu),
-        (1, build.motherboard),
-        (build.memory_kits, build.memory),
-    ]
-    lines += [(d.count, d.drive) for d in build.drives]
-    if build.psu is not None:
-        lines.append((build.psu_count, build.psu))
-    if build.case is not None:
-        lines.append((1, build.case))
-    return lines

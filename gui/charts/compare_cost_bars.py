@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
+from core.text.money import USD, Money
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
 
 
@@ -31,7 +32,7 @@ class CompareCostBarsChart(BaseChart):
             "bars are lower bounds: some parts have no price (their cost is left out)."
         )
 
-    def set_bars(self, bars: tuple[CostBar, ...], unit: str) -> None:
+    def set_bars(self, bars: tuple[CostBar, ...], unit: str, money: Money = USD) -> None:
         """Draw ``bars`` sorted, the cheapest per unit at the top."""
         ordered = tuple(sorted(bars, key=lambda b: b.usd_per_unit))
         self.shown = ordered
@@ -45,19 +46,23 @@ class CompareCostBarsChart(BaseChart):
         self.bars.setOpts(
             x0=[0.0] * n,
             y=[float(n - 1 - i) for i in range(n)],
-            width=[b.usd_per_unit for b in ordered],
+            width=[money.amount(b.usd_per_unit) for b in ordered],
             height=0.6,
-            brushes=brushes,
-            pens=[pg.mkPen(None)] * n,
+            brushes=brushes or None,
+            # pyqtgraph 0.14 fails on an empty pen list: no bars take the shared pen
+            pens=[pg.mkPen(None)] * n or None,
+            pen=pg.mkPen(None),
         )
         bar_labels(
             self,
             [
-                f"{b.label}  ${b.usd_per_unit:,.2f}" + ("" if b.complete else " (≥)")
+                f"{b.label}  {money(b.usd_per_unit, 2)}" + ("" if b.complete else " (≥)")
                 for b in ordered
             ],
         )
-        self.getPlotItem().setLabel("bottom", f"USD per {unit}" if unit else "USD")
+        currency = money.currency
+        self.getPlotItem().setLabel("bottom", f"{currency} per {unit}" if unit else currency)
         if n:
             self.getPlotItem().setYRange(-0.6, n - 0.4, padding=0)
-            self.getPlotItem().setXRange(0, max(b.usd_per_unit for b in ordered) * 1.05)
+            widest = max(money.amount(b.usd_per_unit) for b in ordered)
+            self.getPlotItem().setXRange(0, widest * 1.05)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-from core.text.compare import lower_bound_per_unit
+from core.text.money import USD, Money
 from gui.charts.compare_cost_bars import CompareCostBarsChart, CostBar
 from gui.charts.compare_limits import CompareLimitsChart, LimitBar
 from gui.charts.compare_scaling import CompareScalingChart, ScalingSeries
@@ -34,26 +34,29 @@ class CompareChartsGrid(QWidget):
     ]:
         return (self.cost_bars, self.scatter, self.scaling, self.limits)
 
-    def show_state(self, state: ComparisonState) -> None:
+    def show_state(self, state: ComparisonState, money: Money = USD) -> None:
         names = state.names
         self.scatter.set_points(
             tuple(
                 ScatterPoint(
-                    names[i], a.cost.total_usd, a.throughput.total_throughput, a.cost.complete
+                    names[i],
+                    money.amount(a.cost.parts.total_usd or 0.0),
+                    a.throughput.total_throughput,
                 )
                 for i, a in enumerate(state.analyses)
-                if a.throughput is not None
+                if i in _plotted(state) and a.throughput is not None
             ),
             _reindex(state),
             state.unit,
             highlight=_position(state, state.shown),
+            currency=money.currency,
         )
         bars = []
         for i, a in enumerate(state.analyses):
-            per_unit = lower_bound_per_unit(a)
+            per_unit = a.cost.per_throughput_usd
             if per_unit is not None:
-                bars.append(CostBar(names[i], per_unit, a.cost.complete, i))
-        self.cost_bars.set_bars(tuple(bars), state.unit)
+                bars.append(CostBar(names[i], per_unit, True, i))
+        self.cost_bars.set_bars(tuple(bars), state.unit, money)
         self.scaling.set_series(
             tuple(
                 ScalingSeries(
@@ -75,7 +78,7 @@ class CompareChartsGrid(QWidget):
                     a.vram.total_gib / a.vram.capacity_gib if a.vram else None,
                     None if p.wall_w is None else p.wall_w / p.circuit_continuous_w,
                 )
-                for i, (a, p) in enumerate(zip(state.analyses, state.powers, strict=True))
+                for i, (a, p) in enumerate((a, a.power) for a in state.analyses)
             )
         )
 
@@ -84,16 +87,22 @@ class CompareChartsGrid(QWidget):
             chart.set_theme(theme)
 
 
-def _with_throughput(state: ComparisonState) -> list[int]:
-    return [i for i, a in enumerate(state.analyses) if a.throughput is not None]
+def _plotted(state: ComparisonState) -> list[int]:
+    """Builds with a throughput and a known total (an unknown price has no place on the
+    cost axis; the table says which builds are left out)."""
+    return [
+        i
+        for i, a in enumerate(state.analyses)
+        if a.throughput is not None and a.cost.parts.total_usd is not None
+    ]
 
 
 def _position(state: ComparisonState, index: int) -> int | None:
-    known = _with_throughput(state)
+    known = _plotted(state)
     return known.index(index) if index in known else None
 
 
 def _reindex(state: ComparisonState) -> tuple[int, ...]:
-    """The front as positions among the plotted points (builds with a throughput)."""
-    known = _with_throughput(state)
-    return tuple(known.index(i) for i in state.front)
+    """The front as positions among the plotted points."""
+    known = _plotted(state)
+    return tuple(known.index(i) for i in state.front if i in known)

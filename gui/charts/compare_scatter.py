@@ -46,8 +46,11 @@ class CompareScatterChart(BaseChart):
         front: tuple[int, ...],
         unit: str,
         highlight: int | None = None,
+        currency: str = "USD",
     ) -> None:
+        """``points`` carry their cost in ``currency`` (the caller converts)."""
         self.shown_points, self.front = points, front
+        self.getPlotItem().setLabel("bottom", f"parts cost ({currency})")
         spots = []
         for i, p in enumerate(points):
             colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]

@@ -45,7 +45,13 @@ class CostBarsChart(BaseChart):
         )
         self.bars: list[CostBar] = []
 
-    def set_bars(self, bars: Sequence[CostBar], unit: str, money_labels: Sequence[str]) -> None:
+    def set_bars(
+        self,
+        bars: Sequence[CostBar],
+        unit: str,
+        money_labels: Sequence[str],
+        currency: str = "USD",
+    ) -> None:
         """``money_labels[i]`` is the value as the app writes it ("$2.31", "≥ $1.90")."""
         self.bars = list(bars)
         count = len(bars)
@@ -59,7 +65,7 @@ class CostBarsChart(BaseChart):
             )
         bar_labels(self, [f"{b.label}  {m}" for b, m in zip(bars, money_labels, strict=True)])
         plot = self.getPlotItem()
-        plot.setLabel("bottom", f"USD per {unit}")
+        plot.setLabel("bottom", f"{currency} per {unit}")
         widest = max((b.usd_per_unit for b in bars), default=0.0)
         plot.setXRange(0, widest * 1.08 or 1.0, padding=0)
         plot.setYRange(-0.6, max(count, 1) - 0.4, padding=0)

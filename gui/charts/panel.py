@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from core.calc.analysis import Analysis
-from core.models.power import PowerBudget
+from core.models.analysis import Analysis
 from gui.charts.power import PowerChart
 from gui.charts.scaling import ScalingChart
 from gui.charts.step_time import StepTimeChart
@@ -31,11 +30,11 @@ class ChartsPanel(QWidget):
         ):
             layout.addWidget(chart, stretch)
 
-    def show_analysis(self, analysis: Analysis, power: PowerBudget) -> None:
+    def show_analysis(self, analysis: Analysis) -> None:
         self.scaling.set_analysis(analysis)
         self.vram.set_analysis(analysis)
         self.step_time.set_analysis(analysis)
-        self.power.set_power(power)
+        self.power.set_power(analysis.power)
 
     def set_theme(self, theme: str) -> None:
         for chart in (self.scaling, self.vram, self.power, self.step_time):

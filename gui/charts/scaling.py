@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from core.calc.analysis import Analysis
+from core.models.analysis import Analysis
 from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
 
 

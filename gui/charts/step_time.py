@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
-from core.calc.analysis import Analysis
+from core.models.analysis import Analysis
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
 
 STEP_PARTS = (

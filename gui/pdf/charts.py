@@ -81,17 +81,15 @@ class ChartRenderer:
         bars, labels, unit = [], [], ""
         for build in sheet.builds:
             t = build.analysis.throughput
-            if t is None or t.total_throughput <= 0:
-                continue
-            exact = build.analysis.usd_per_unit_throughput is not None
-            value = build.analysis.cost.total_usd / t.total_throughput
-            bars.append(CostBar(build.name, value, exact))
-            text = sheet.money(value, 2)
-            labels.append(text if exact else f"≥ {text}")
+            value = build.analysis.cost.per_throughput_usd
+            if t is None or value is None:
+                continue  # an unknown total has no bar (it is never zero)
+            bars.append(CostBar(build.name, sheet.money.amount(value), True))
+            labels.append(sheet.money(value, 2))
             unit = t.unit
         if not bars:
             return None
-        self.cost_bars.set_bars(bars, unit, labels)
+        self.cost_bars.set_bars(bars, unit, labels, sheet.money.currency)
         height = 70 + 34 * len(bars)
         return render_chart(self.cost_bars, QSize(CHART_SIZE.width(), height))
 

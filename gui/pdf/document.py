@@ -133,16 +133,15 @@ def assumptions_html(sheet: BuildSheet) -> str:
     seen: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     for b in sheet.builds:
-        from core.text.parts import bill_of_materials
-
-        for _q, part in bill_of_materials(b.analysis.build):
+        for _q, part in b.analysis.build.bill_of_materials():
             names[part.id] = part.name
             sources = list(part.sources)
             shown = sources[:MAX_SOURCES_PER_PART]
             if len(sources) > len(shown):
                 shown.append(f"and {len(sources) - len(shown)} more in the catalog entry")
-            if part.price.usd is not None:
-                shown.insert(0, f"price: {part.price.source}")
+            line = next(ln for ln in b.cost.lines if ln.part_id == part.id)
+            if line.unit_usd is not None:
+                shown.insert(0, f"price: {line.source}")
             seen[part.id] = shown or ["no source listed"]
     rows: list[list[Cell]] = [[names[i], "; ".join(s)] for i, s in seen.items()]
     html += heading(3, "Part data sources")

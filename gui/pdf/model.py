@@ -1,8 +1,8 @@
-"""What a build sheet shows: each build's analysis, power and cost, plus the metadata.
+"""What a build sheet shows: each build's analysis (checks, power, cost), plus the metadata.
 
-The figures are computed exactly as ``AnalysisViewModel`` computes them
-(``analyze``, ``power_budget``, ``analysis_cost`` with the bundled cloud rates),
-so a sheet's numbers are the numbers on screen.
+The sheet renders the same ``Analysis`` objects the window shows (or, headless, the ones
+``core.calc.analyze`` gives for the same session), so its numbers are the numbers on
+screen.
 """
 
 from __future__ import annotations
@@ -12,22 +12,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from core import __version__
-from core.calc.analysis import Analysis, analyze
-from core.calc.cost.tco import analysis_cost
-from core.calc.platform.power import power_budget
 from core.catalog import Catalog
-from core.models.build import Build
+from core.models.analysis import Analysis
 from core.models.cost import CostReport
 from core.models.power import PowerBudget
-from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
 from core.prices.cloud import load_cloud_rates
-from core.text.summary import Money
-
-
-def usd(usd: float | None, digits: int = 0) -> str:
-    """The app's default money format (USD), "unknown" for ``None``."""
-    return "unknown" if usd is None else f"${usd:,.{digits}f}"
+from core.text.money import USD, Money
 
 
 @dataclass(frozen=True)
@@ -35,8 +25,14 @@ class SheetBuild:
     """One build's results, as the window holds them."""
 
     analysis: Analysis
-    power: PowerBudget
-    cost: CostReport
+
+    @property
+    def power(self) -> PowerBudget:
+        return self.analysis.power
+
+    @property
+    def cost(self) -> CostReport:
+        return self.analysis.cost
 
     @property
     def name(self) -> str:
@@ -58,7 +54,7 @@ class BuildSheet:
     prices_oldest: str | None = None
     cloud_rates_date: str = ""
     app_version: str = __version__
-    money: Money = usd
+    money: Money = USD
 
     @property
     def is_comparison(self) -> bool:
@@ -69,19 +65,8 @@ class BuildSheet:
         return self.title or self.builds[0].name
 
 
-def sheet_build(
-    build: Build, workload: Workload | None, settings: AnalysisSettings, catalog: Catalog | None
-) -> SheetBuild:
-    analysis = analyze(build, workload, settings, catalog)
-    power = power_budget(build, settings)
-    cost = analysis_cost(analysis, rates=load_cloud_rates().rates)
-    return SheetBuild(analysis=analysis, power=power, cost=cost)
-
-
-def sheet_from_builds(
-    builds: Sequence[Build],
-    workload: Workload | None,
-    settings: AnalysisSettings,
+def sheet_from_analyses(
+    analyses: Sequence[Analysis],
     catalog: Catalog,
     *,
     baseline: int = 0,
@@ -89,19 +74,19 @@ def sheet_from_builds(
     notes: str = "",
     author: str = "",
     workload_origin: str = "the file",
-    money: Money = usd,
+    money: Money = USD,
 ) -> BuildSheet:
-    """Analyse ``builds`` (baseline first) and gather the sheet's metadata."""
-    ordered = [builds[baseline], *(b for i, b in enumerate(builds) if i != baseline)]
-    priced = [p.price.as_of for p in catalog.parts() if p.price.as_of is not None]
+    """The sheet of ``analyses`` (the baseline first) with its metadata."""
+    ordered = [analyses[baseline], *(a for i, a in enumerate(analyses) if i != baseline)]
+    dated = [line.as_of for a in ordered for line in a.cost.lines if line.as_of is not None]
     return BuildSheet(
-        builds=tuple(sheet_build(b, workload, settings, catalog) for b in ordered),
+        builds=tuple(SheetBuild(a) for a in ordered),
         title=title,
         notes=notes,
         author=author,
         workload_origin=workload_origin,
         catalog_date=catalog.snapshot_date,
-        prices_oldest=min(priced).isoformat() if priced else None,
+        prices_oldest=min(dated).isoformat() if dated else None,
         cloud_rates_date=load_cloud_rates().as_of.isoformat(),
         money=money,
     )

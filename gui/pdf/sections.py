@@ -4,8 +4,9 @@ power and cost. Every figure is formatted by ``core.text`` or as the window form
 from __future__ import annotations
 
 from core.models.workload import Workload
-from core.text.checks import SEVERITY_LABELS, render_fix, render_reason
-from core.text.parts import UNKNOWN, bill_of_materials, key_specs
+from core.text.checks import SEVERITY_LABELS, render_reason
+from core.text.fixes import fix_text
+from core.text.parts import UNKNOWN, key_specs
 from core.text.summary import (
     cost_figure,
     cost_per_unit_figure,
@@ -14,7 +15,6 @@ from core.text.summary import (
     time_figure,
 )
 from core.text.throughput import bottleneck_text, precision_text
-from core.text.vram import fix_text
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
 from gui.pdf.html_parts import Cell, heading, image, key_values, para, table
@@ -36,7 +36,7 @@ def _w(value: float | None) -> str:
 
 
 def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
-    figures = summary_figures(b.analysis, b.power, b.cost, sheet.money)
+    figures = summary_figures(b.analysis, sheet.money)
     rows: list[list[Cell]] = [
         [f.title, (f.value, f.severity if f.severity in ("pass", "warn", "fail") else ""), f.detail]
         for f in figures
@@ -51,37 +51,38 @@ def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
 def parts_html(sheet: BuildSheet, b: SheetBuild) -> str:
     money = sheet.money
     rows: list[list[Cell]] = []
-    for quantity, part in bill_of_materials(b.analysis.build):
-        unit = part.price.usd
-        basis = f"{part.price.kind}, {part.price.as_of}" if unit is not None else "no source"
+    specs = {part.id: (part, key_specs(part)) for _q, part in b.analysis.build.bill_of_materials()}
+    for line in b.cost.lines:
+        part, spec = specs[line.part_id]
+        basis = f"{line.kind}, {line.as_of}" if line.unit_usd is not None else "no source"
         rows.append(
             [
-                str(quantity),
-                part.name + (" (custom)" if part.custom else ""),
-                key_specs(part),
-                money(unit),
+                str(line.quantity),
+                line.name + (" (custom)" if part.custom else ""),
+                spec,
+                money(line.unit_usd),
                 basis,
-                money(None if unit is None else unit * quantity),
+                money(line.line_usd),
             ]
         )
-    cost = b.analysis.cost
+    cost = b.cost.parts
     total = cost_figure(b.analysis, money)
-    label = "Total" if cost.complete else "Total of priced parts"
     html = table(
         ("Qty", "Part", "Key specs", "Unit price", "Price basis", "Line total"),
         rows,
         numeric=(0, 3, 5),
         widths=("5%", "22%", "35%", "11%", "15%", "12%"),
-        total=["", label, "", "", "", total.value],
+        total=["", "Total", "", "", "", total.value],
     )
     if not cost.complete:
-        names = {p.id: p.name for _q, p in bill_of_materials(b.analysis.build)}
-        unpriced = ", ".join(names.get(i, i) for i in cost.unpriced_part_ids)
         html += para(
-            f"Unpriced parts (no source gives a price, shown as \u201cunknown\u201d): {unpriced}. "
-            "The total counts them as zero and is a lower bound.",
+            "A part without a source for its price is shown as \u201cunknown\u201d; the total "
+            f"is then unknown (never counted as zero). Priced parts so far: "
+            f"{money(cost.priced_usd)}.",
             "muted",
         )
+    if money.note():
+        html += para(money.note() + ".", "muted")
     return html
 
 
@@ -128,7 +129,7 @@ def checks_html(b: SheetBuild) -> str:
                 (SEVERITY_LABELS[check.severity], check.severity),
                 check.id,
                 render_reason(check),
-                render_fix(check.fix) if check.fix is not None else "",
+                fix_text(check.fix) if check.fix is not None else "",
             ]
         )
     return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("11%", "22%", "41%", "26%"))

@@ -1,30 +1,28 @@
 """Several builds side by side: one analysis per build of the document, same workload.
 
-The builds are the document's (``DocumentViewModel.builds``), so Save and Open
-keep every variant. The editor shows one of them (the *shown* build, the
-document's baseline position); deltas are taken against a *reference* build the
-user picks. Any edit of the shown build, the workload or the settings
-re-evaluates every build (cached per build: an analysis takes about a
-millisecond) and ``comparison_changed`` is emitted only when the result differs.
+The builds are the session's, so Save and Open keep every variant. The editor shows one
+of them (the *shown* build); deltas are taken against a *reference* build the user picks.
+Any change of the session re-evaluates every build through the shared ``AnalysisCache``
+(an unchanged build is not analysed again) and ``comparison_changed`` is emitted only
+when the result differs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from core.calc.analysis import Analysis, analyze
-from core.calc.platform.power import power_budget
 from core.calc.suggest.rank import pareto_indices
-from core.catalog.builds import default_build
+from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.power import PowerBudget
-from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
+from core.models.session import Session
 from core.text.compare import CompareRow, compare_rows
-from gui.viewmodels.analysis import AnalysisViewModel
+from core.text.money import USD, Money
+from gui.viewmodels.analysis_cache import AnalysisCache
+from gui.viewmodels.session import SessionViewModel
 
 
 @dataclass(frozen=True)
@@ -32,11 +30,10 @@ class ComparisonState:
     """What the comparison views draw."""
 
     analyses: tuple[Analysis, ...]
-    powers: tuple[PowerBudget, ...]
     rows: tuple[CompareRow, ...]
     front: tuple[int, ...]
-    """Pareto front of (parts cost, throughput) over the builds with a throughput, cheapest
-    first (``core.calc.suggest.rank.pareto_indices``; costs of unpriced parts are left out)."""
+    """Pareto front of (parts cost, throughput) over the builds that can be built and are
+    fully priced, cheapest first (``core.calc.suggest.rank.pareto_indices``)."""
     shown: int
     """The build the editor shows."""
     reference: int
@@ -51,12 +48,31 @@ class ComparisonState:
         return next((a.throughput.unit for a in self.analyses if a.throughput), "")
 
 
+def _key(state: ComparisonState) -> tuple[object, ...]:
+    """What makes two states differ: the analyses (cached objects), shown and reference
+    builds, and the money format of the rows."""
+    return (
+        tuple(id(a) for a in state.analyses),
+        state.shown,
+        state.reference,
+        tuple(r.texts for r in state.rows[:3]),
+    )
+
+
 def pareto_front(analyses: tuple[Analysis, ...]) -> tuple[int, ...]:
-    """Indices of the builds no other build beats on (parts cost, throughput)."""
-    known = [i for i, a in enumerate(analyses) if a.throughput is not None]
+    """Indices of the builds no other build beats on (parts cost, throughput).
+
+    Only builds with a throughput, a known total (an unknown price is never zero) and no
+    failing check (it cannot be built as it is) take part.
+    """
+    known = [
+        i
+        for i, a in enumerate(analyses)
+        if a.throughput is not None and a.cost.parts.total_usd is not None and a.verdict != "fail"
+    ]
     if not known:
         return ()
-    cost = np.array([analyses[i].cost.total_usd for i in known], dtype=np.float64)
+    cost = np.array([analyses[i].cost.parts.total_usd for i in known], dtype=np.float64)
     thr = np.array(
         [analyses[i].throughput.total_throughput for i in known],  # type: ignore[union-attr]
         dtype=np.float64,
@@ -68,54 +84,43 @@ class ComparisonViewModel(QObject):
     comparison_changed = Signal(object)
     """Emitted with the new ``ComparisonState``."""
 
-    def __init__(self, analysis: AnalysisViewModel) -> None:
+    def __init__(
+        self,
+        session: SessionViewModel,
+        cache: AnalysisCache,
+        money: Callable[[], Money] = lambda: USD,
+    ) -> None:
         super().__init__()
-        self.analysis_view_model = analysis
-        self.document = analysis.document
-        self._cache: list[tuple[Build, Analysis, PowerBudget]] = []
-        self._cache_key: tuple[Workload, AnalysisSettings] | None = None
-        self._reference = self.document.baseline
-        self._active = True
+        self.session_view_model = session
+        self.cache = cache
+        self._money = money
+        self._reference = session.session.shown
+        self._active = False
         self._stale = False
-        self._state = self._compute()
-        analysis.analysis_changed.connect(self._on_analysis_changed)
-        self.document.builds_changed.connect(self._on_document_builds_changed)
+        self._state = self._compute(session.session)
+        session.session_changed.connect(self._on_session_changed)
 
     # -- state ---------------------------------------------------------------------
 
     @property
     def state(self) -> ComparisonState:
+        """The last state computed (while hidden it lags behind the session)."""
         return self._state
 
     @property
     def builds(self) -> tuple[Build, ...]:
-        return self.document.builds
+        return self.session_view_model.session.builds
 
-    def _evaluate(self, build: Build) -> tuple[Analysis, PowerBudget]:
-        vm = self.analysis_view_model
-        key = (vm.workload, vm.settings)
-        if key != self._cache_key:
-            self._cache, self._cache_key = [], key
-        for cached, analysis, power in self._cache:
-            if cached == build:
-                return analysis, power
-        analysis = analyze(build, vm.workload, vm.settings, vm.catalog)
-        power = power_budget(build, vm.settings)
-        self._cache.append((build, analysis, power))
-        del self._cache[: -4 * max(len(self.document.builds), 4)]
-        return analysis, power
-
-    def _compute(self) -> ComparisonState:
-        results = [self._evaluate(b) for b in self.document.builds]
-        analyses = tuple(r[0] for r in results)
-        powers = tuple(r[1] for r in results)
+    def _compute(self, session: Session) -> ComparisonState:
+        analyses = tuple(
+            self.cache.analysis(b, session.workload, session.settings) for b in session.builds
+        )
         self._reference = min(self._reference, len(analyses) - 1)
         return ComparisonState(
             analyses=analyses,
-            powers=powers,
-            rows=tuple(compare_rows(analyses, powers)),
+            rows=tuple(compare_rows(analyses, self._money())),
             front=pareto_front(analyses),
-            shown=self.document.baseline,
+            shown=session.shown,
             reference=self._reference,
         )
 
@@ -133,85 +138,39 @@ class ComparisonViewModel(QObject):
             self._stale = True
             return
         self._stale = False
-        state = self._compute()
-        if state != self._state:
+        state = self._compute(self.session_view_model.session)
+        if _key(state) != _key(self._state):
             self._state = state
             self.comparison_changed.emit(state)
 
-    def _on_analysis_changed(self, _analysis: Analysis) -> None:
-        self.refresh()
-
-    def _on_document_builds_changed(self, _builds: object) -> None:
+    def _on_session_changed(self, _session: Session) -> None:
         self.refresh()
 
     # -- intents ---------------------------------------------------------------------
 
     def select(self, index: int) -> None:
-        """Show build ``index`` in the editor (its undo history starts afresh)."""
-        if index != self.document.baseline:
-            self.document.select_build(index)
-            self.analysis_view_model.undo_stack.clear()
+        """Show build ``index`` in the editor."""
+        self.session_view_model.select_build(index)
 
     def set_reference(self, index: int) -> None:
         if 0 <= index < len(self.builds) and index != self._reference:
             self._reference = index
             self.refresh()
 
-    def add_build(self, build: Build | None = None) -> int:
-        """Add ``build`` (default: the bundled default build) and show it; its index."""
-        if build is None:
-            build = default_build(self.analysis_view_model.catalog)
-        names = {b.name for b in self.builds}
-        build = build.model_copy(update={"name": _unique(build.name, names)})
-        builds = (*self.builds, build)
-        self._set_builds(builds, len(builds) - 1)
-        return len(builds) - 1
+    def add_build(self, build: Build | None = None) -> int | str:
+        return self.session_view_model.add_build(build)
 
-    def duplicate(self, index: int) -> int:
-        """Copy build ``index`` as a variant right after it and show the copy."""
-        source = self.builds[index]
-        names = {b.name for b in self.builds}
-        copy = source.model_copy(update={"name": _unique(f"{source.name} (copy)", names)})
-        builds = (*self.builds[: index + 1], copy, *self.builds[index + 1 :])
+    def duplicate(self, index: int) -> int | str:
         if self._reference > index:
             self._reference += 1
-        self._set_builds(builds, index + 1)
-        return index + 1
+        return self.session_view_model.duplicate_build(index)
 
     def remove(self, index: int) -> str | None:
-        """Remove build ``index``; a message when it is the last one."""
-        if len(self.builds) <= 1:
-            return "a comparison keeps at least one build"
-        builds = self.builds[:index] + self.builds[index + 1 :]
-        shown = self.document.baseline
-        shown = shown - 1 if shown > index else min(shown, len(builds) - 1)
-        if self._reference >= index and self._reference > 0:
+        error = self.session_view_model.remove_build(index)
+        if error is None and self._reference >= index and self._reference > 0:
             self._reference -= 1
-        self._set_builds(builds, shown)
-        return None
+            self.refresh()
+        return error
 
     def rename(self, index: int, name: str) -> str | None:
-        name = name.strip()
-        if not name:
-            return "a build needs a name"
-        if name == self.builds[index].name:
-            return None
-        builds = list(self.builds)
-        builds[index] = builds[index].model_copy(update={"name": name})
-        self._set_builds(tuple(builds), self.document.baseline)
-        return None
-
-    def _set_builds(self, builds: tuple[Build, ...], shown: int) -> None:
-        self.document.set_builds(builds, shown)
-        # the undo stack holds whole builds of the one shown before: it cannot undo across
-        self.analysis_view_model.undo_stack.clear()
-        self.refresh()
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"
+        return self.session_view_model.rename_build(index, name)

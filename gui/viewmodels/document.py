@@ -1,9 +1,9 @@
-"""The open document: its path, builds, workload, settings, dirty flag and recent files.
+"""The open document's file: its path, whether it has unsaved changes, recent files.
 
-The window shows one build (the baseline) through a ``BuildViewModel``; the
-other builds of a comparison are kept here so Save writes them back. Opening
-parses everything first and changes nothing unless the whole file is valid,
-so a bad file leaves the open build untouched.
+Opening parses the whole file and analyses every build before anything changes, so a
+bad file (or one that cannot be analysed) leaves the open session untouched; then the
+session is replaced in one step. Saving writes the session; a refused or failed save
+says why and leaves the document unsaved.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from core.errors import RigForgeError
 from core.files.document import Document
 from core.files.io import OpenedFile, open_file, parse_document, save_file, to_document
-from core.models.build import Build
-from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
-from gui.viewmodels.build import BuildViewModel
+from core.models.session import Session
+from gui.viewmodels.analysis_cache import AnalysisCache
+from gui.viewmodels.session import SessionViewModel, default_workload
 
 MAX_RECENT = 10
 RECENT_KEY = "files/recent"
@@ -28,26 +27,23 @@ class DocumentViewModel(QObject):
     dirty_changed = Signal(bool)
     path_changed = Signal(object)
     """Emitted with the new ``Path`` (or ``None`` for an unsaved document)."""
-    document_opened = Signal(object)
-    """Emitted with the ``OpenedFile`` after a file or download replaced the document."""
     recent_files_changed = Signal(list)
-    builds_changed = Signal(object)
-    """Emitted with ``builds`` after builds were added, removed, opened or another was shown."""
 
-    def __init__(self, build_view_model: BuildViewModel, store: QSettings | None = None) -> None:
+    def __init__(
+        self,
+        session: SessionViewModel,
+        cache: AnalysisCache,
+        store: QSettings | None = None,
+    ) -> None:
         super().__init__()
-        self.build_view_model = build_view_model
+        self.session_view_model = session
+        self.cache = cache
         self._store = store if store is not None else QSettings()
         self._path: Path | None = None
+        self._saved = session.session.content()
         self._dirty = False
-        self._builds: tuple[Build, ...] = (build_view_model.build,)
-        self._baseline = 0
-        self._workload: Workload | None = None
-        self._settings = AnalysisSettings()
-        self.title = ""
-        self.notes = ""
         self.notices: tuple[str, ...] = ()
-        build_view_model.build_changed.connect(self._on_build_view_model_build_changed)
+        session.session_changed.connect(self._on_session_changed)
 
     # -- state ---------------------------------------------------------------
 
@@ -60,39 +56,17 @@ class DocumentViewModel(QObject):
         return self._dirty
 
     @property
-    def workload(self) -> Workload | None:
-        return self._workload
-
-    @property
-    def settings(self) -> AnalysisSettings:
-        return self._settings
-
-    @property
-    def baseline(self) -> int:
-        return self._baseline
-
-    @property
-    def builds(self) -> tuple[Build, ...]:
-        """All builds, with the one on screen at the baseline position."""
-        builds = list(self._builds)
-        builds[self._baseline] = self.build_view_model.build
-        return tuple(builds)
+    def session(self) -> Session:
+        return self.session_view_model.session
 
     @property
     def display_name(self) -> str:
         if self._path is not None:
             return self._path.name
-        return self.title or "Untitled"
+        return self.session.title or "Untitled"
 
     def to_document(self) -> Document:
-        return to_document(
-            self.builds,
-            workload=self._workload,
-            settings=self._settings,
-            title=self.title,
-            notes=self.notes,
-            baseline=self._baseline,
-        )
+        return to_document(self.session)
 
     # -- open ----------------------------------------------------------------
 
@@ -100,60 +74,46 @@ class DocumentViewModel(QObject):
         """Open ``path``; return a message for the user if it failed (nothing changes then)."""
         path = Path(path)
         try:
-            opened = open_file(path, self.build_view_model.catalog)
+            opened = open_file(path, self.session_view_model.catalog)
         except RigForgeError as error:
             return str(error)
-        self._apply(opened, path.resolve())
-        self.add_recent(path)
-        return None
+        problem = self._commit(opened, path.resolve())
+        if problem is None:
+            self.add_recent(path)
+        return problem
 
     def open_bytes(self, data: bytes, source: str, *, path: Path | None = None) -> str | None:
         """Open a downloaded or recovered document; ``source`` names it in messages."""
         try:
-            opened = parse_document(data, self.build_view_model.catalog)
+            opened = parse_document(data, self.session_view_model.catalog)
         except RigForgeError as error:
             return f"{source}: {error}"
-        self._apply(opened, path)
+        problem = self._commit(opened, path)
+        return None if problem is None else f"{source}: {problem}"
+
+    def _commit(self, opened: OpenedFile, path: Path | None) -> str | None:
+        """Analyse every build of the opened file; only then make it the document."""
+        session = opened.session
+        if session.workload is None:  # the editor always shows a workload
+            session = session.model_copy(update={"workload": default_workload()})
+        try:
+            for build in session.builds:
+                self.cache.analysis(build, session.workload, session.settings)
+        except (RigForgeError, ArithmeticError, ValueError) as error:
+            return f"the file opened but cannot be analysed: {error}"
+        self.notices = opened.notices
+        self._saved = session.content()
+        self._set_path(path)
+        self.session_view_model.reset(session)
+        self._set_dirty(False)
         return None
 
-    def _apply(self, opened: OpenedFile, path: Path | None) -> None:
-        self._builds = opened.builds
-        self._baseline = opened.baseline
-        self._workload = opened.workload
-        self._settings = opened.settings
-        self.title = opened.title
-        self.notes = opened.notes
-        self.notices = opened.notices
-        self.build_view_model.set_build(opened.builds[opened.baseline])
-        self._set_path(path)
-        self.set_dirty(False)
-        self.document_opened.emit(opened)
-        self.builds_changed.emit(self.builds)
-
-    # -- several builds ------------------------------------------------------
-
-    def select_build(self, index: int) -> None:
-        """Show build ``index`` in the editor; the one shown before keeps its edits."""
-        if index == self._baseline or not 0 <= index < len(self._builds):
-            return
-        self._builds = self.builds
-        self._baseline = index
-        dirty = self._dirty  # showing another build is not an edit
-        self.build_view_model.set_build(self._builds[index])
-        self.set_dirty(dirty)
-        self.builds_changed.emit(self.builds)
-
-    def set_builds(self, builds: tuple[Build, ...], shown: int) -> None:
-        """Replace the builds (added, duplicated, removed, renamed) and show ``shown``."""
-        if not builds or not 0 <= shown < len(builds):
-            raise ValueError("a document needs at least one build, and shows one of them")
-        if builds == self.builds and shown == self._baseline:
-            return
-        self._builds = builds
-        self._baseline = shown
-        self.build_view_model.set_build(builds[shown])
-        self.set_dirty(True)
-        self.builds_changed.emit(self.builds)
+    def new_document(self, session: Session) -> None:
+        self.notices = ()
+        self._saved = session.content()
+        self._set_path(None)
+        self.session_view_model.reset(session)
+        self._set_dirty(False)
 
     # -- save ----------------------------------------------------------------
 
@@ -165,32 +125,25 @@ class DocumentViewModel(QObject):
 
     def save_as(self, path: Path | str) -> str | None:
         path = Path(path)
+        session = self.session
         try:
-            save_file(path, self.to_document())
+            save_file(path, session)
         except RigForgeError as error:
             return str(error)
+        except OSError as error:  # anything the atomic writer did not turn into our error
+            return f"cannot save {path.name}: {error.strerror or error}"
+        self._saved = session.content()
         self._set_path(path.resolve())
-        self.set_dirty(False)
+        self._set_dirty(False)
         self.add_recent(path)
         return None
 
-    # -- workload and settings (edited through the analysis view-model) -----------
-
-    def set_workload(self, workload: Workload | None, *, dirty: bool = True) -> None:
-        if workload != self._workload:
-            self._workload = workload
-            if dirty:
-                self.set_dirty(True)
-
-    def set_settings(self, settings: AnalysisSettings, *, dirty: bool = True) -> None:
-        if settings != self._settings:
-            self._settings = settings
-            if dirty:
-                self.set_dirty(True)
-
     # -- dirty flag ------------------------------------------------------------
 
-    def set_dirty(self, dirty: bool) -> None:
+    def _on_session_changed(self, session: Session) -> None:
+        self._set_dirty(session.content() != self._saved)
+
+    def _set_dirty(self, dirty: bool) -> None:
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirty_changed.emit(dirty)
@@ -198,15 +151,13 @@ class DocumentViewModel(QObject):
     def mark_recovered(self, path: Path | None) -> None:
         """After recovering an autosave: keep the original file name, but unsaved."""
         self._set_path(path)
-        self.set_dirty(True)
+        self._saved = ()
+        self._set_dirty(True)
 
     def _set_path(self, path: Path | None) -> None:
         if path != self._path:
             self._path = path
             self.path_changed.emit(path)
-
-    def _on_build_view_model_build_changed(self, _build: Build) -> None:
-        self.set_dirty(True)
 
     # -- recent files ------------------------------------------------------------
 

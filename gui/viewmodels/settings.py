@@ -1,47 +1,43 @@
-"""Preferences persisted between runs: display choices and the analysis settings.
+"""App preferences persisted between runs: theme, currency, units, defaults for new documents.
 
-One versioned model, written atomically as JSON in the app's config folder
-(``QStandardPaths.AppConfigLocation``); window geometry lives in ``QSettings``.
+Preferences are the user's, not a document's: opening a file never writes them (a file
+carries its own analysis settings in its session). One versioned model, written
+atomically as JSON in the app's config folder (``QStandardPaths.AppConfigLocation``);
+window geometry lives in ``QSettings``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 
+from core.errors import RigForgeError
+from core.files.atomic import atomic_write_text
 from core.models.common import Frozen
+from core.models.cost import CurrencyCode
 from core.models.settings import AnalysisSettings
+from core.prices.currency import load_currency_table
+from core.text.money import USD, Money
 
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2
 SETTINGS_FILE = "settings.json"
 
 Theme = Literal["light", "dark"]
-Currency = Literal["USD", "EUR", "GBP", "JPY"]
 Units = Literal["metric", "imperial"]
-CURRENCY_SYMBOLS: dict[str, str] = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
 
 class AppSettings(Frozen):
-    version: Literal[1] = 1
+    version: Literal[2] = 2
     theme: Theme = "light"
-    currency: Currency = "USD"
-    usd_per_currency_unit: float = Field(default=1.0, gt=0)
-    """Exchange rate the user states (1 unit of ``currency`` costs this many USD)."""
+    currency: CurrencyCode = "USD"
+    """Money is shown in this currency, converted with the bundled dated rate table."""
     units: Units = "metric"
-    analysis: AnalysisSettings = AnalysisSettings()
-
-    def money(self, usd: float | None, digits: int = 0) -> str:
-        """A USD amount shown in the chosen currency ("unknown" for ``None``)."""
-        if usd is None:
-            return "unknown"
-        value = usd / self.usd_per_currency_unit
-        return f"{CURRENCY_SYMBOLS[self.currency]}{value:,.{digits}f}"
+    document_defaults: AnalysisSettings = AnalysisSettings()
+    """Circuit, electricity price and utilization a new document starts with."""
 
     def length(self, mm: float | None) -> str:
         if mm is None:
@@ -54,9 +50,15 @@ def default_settings_path() -> Path:
     return Path(folder or Path.home() / ".config" / "RigForge") / SETTINGS_FILE
 
 
-def _upgrade(raw: dict[str, object]) -> dict[str, object]:
-    """Bring an older settings file to the current version (only v1 exists so far)."""
-    raw.setdefault("version", SETTINGS_VERSION)
+def _upgrade(raw: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 kept a rate the user typed and the analysis settings as ``analysis``;
+    version 2 converts with the bundled rate table and names the defaults for what they
+    are."""
+    if raw.get("version", 1) == 1:
+        raw = {k: v for k, v in raw.items() if k != "usd_per_currency_unit"}
+        if "analysis" in raw:
+            raw["document_defaults"] = raw.pop("analysis")
+        raw["version"] = 2
     return raw
 
 
@@ -75,19 +77,8 @@ def read_settings(path: Path) -> tuple[AppSettings, str | None]:
 
 
 def write_settings(path: Path, settings: AppSettings) -> None:
-    """Atomic write: a temporary file in the same folder, then ``os.replace``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(settings.model_dump(mode="json"), indent=2)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(path, json.dumps(settings.model_dump(mode="json"), indent=2))
 
 
 class SettingsViewModel(QObject):
@@ -99,21 +90,35 @@ class SettingsViewModel(QObject):
         self.path = path or default_settings_path()
         self._settings, self.load_error = read_settings(self.path)
         self.save_error: str | None = None
+        self._money = self._make_money(self._settings)
 
     @property
     def settings(self) -> AppSettings:
         return self._settings
 
+    @property
+    def money(self) -> Money:
+        """The one money formatter of the window, the PDF and the tables."""
+        return self._money
+
+    @staticmethod
+    def _make_money(settings: AppSettings) -> Money:
+        try:
+            return Money(settings.currency, load_currency_table())
+        except ValueError:
+            return USD
+
+    def currencies(self) -> tuple[str, ...]:
+        return tuple(sorted(load_currency_table().per_base))
+
     def set_settings(self, settings: AppSettings) -> None:
         if settings == self._settings:
             return
         self._settings = settings
+        self._money = self._make_money(settings)
         try:
             write_settings(self.path, settings)
             self.save_error = None
-        except OSError as error:
+        except (OSError, RigForgeError) as error:
             self.save_error = f"Settings not saved: {error}"
         self.settings_changed.emit(settings)
-
-    def set_analysis(self, analysis: AnalysisSettings) -> None:
-        self.set_settings(self._settings.model_copy(update={"analysis": analysis}))

@@ -1,18 +1,15 @@
 """The optimizer behind the Suggest tab: request, running search, result, open as build.
 
-The search runs in a ``SuggestWorker``; the workload and settings are those of
-the analysis (the same the Compare tab uses). ``catalog`` defaults to the
-analysis' catalog; a catalog with prices applied (``core.prices``) makes the
-bundled parts rankable.
+The search runs in a ``SuggestWorker`` over the price-aware catalog, for the session's
+workload and settings (the same the Build and Compare tabs use).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from core.catalog import Catalog
 from core.models.suggest import SuggestRequest, SuggestResult
-from gui.viewmodels.comparison import ComparisonViewModel
+from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.workers.suggest_worker import SuggestWorker
 
 
@@ -25,11 +22,9 @@ class SuggestViewModel(QObject):
     build_opened = Signal(int)
     """A front build was added to the comparison at this index (and shown)."""
 
-    def __init__(self, comparison: ComparisonViewModel, catalog: Catalog | None = None) -> None:
+    def __init__(self, session: SessionViewModel) -> None:
         super().__init__()
-        self.comparison = comparison
-        self.analysis_view_model = comparison.analysis_view_model
-        self.catalog = catalog if catalog is not None else self.analysis_view_model.catalog
+        self.session_view_model = session
         self.request = SuggestRequest(budget_usd=10_000)
         self._worker: SuggestWorker | None = None
         self._result: SuggestResult | None = None
@@ -46,8 +41,8 @@ class SuggestViewModel(QObject):
         if self._worker is not None:
             return
         self.request = request
-        vm = self.analysis_view_model
-        worker = SuggestWorker(vm.workload, request, self.catalog, vm.settings)
+        vm = self.session_view_model
+        worker = SuggestWorker(vm.workload or default_workload(), request, vm.catalog, vm.settings)
         worker.progress.connect(self._on_worker_progress)
         worker.found.connect(self._on_worker_found)
         worker.failed.connect(self._on_worker_failed)
@@ -75,9 +70,11 @@ class SuggestViewModel(QObject):
         build = suggestion.build.model_copy(
             update={"name": f"Suggested: {suggestion.build.gpu_count}× {suggestion.build.gpu.name}"}
         )
-        index = self.comparison.add_build(build)
-        self.build_opened.emit(index)
-        return index
+        added = self.session_view_model.add_build(build)
+        if isinstance(added, str):
+            return None
+        self.build_opened.emit(added)
+        return added
 
     def _on_worker_progress(self, share: float) -> None:
         self.progress_changed.emit(share)

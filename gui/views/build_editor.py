@@ -14,16 +14,18 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.build import MAX_GPUS, Build, DriveSelection
-from gui.viewmodels.analysis import AnalysisViewModel
+from core.models.session import Session
+from gui.viewmodels.session import SessionViewModel
 from gui.views.custom_part_dialog import CustomPartDialog
 from gui.views.editor_widgets import compact_form, spin_box
 from gui.views.part_picker import PartPicker
 
 
 class BuildEditorPanel(QWidget):
-    def __init__(self, view_model: AnalysisViewModel) -> None:
+    def __init__(self, view_model: SessionViewModel) -> None:
         super().__init__()
         self._vm = view_model
+        self._shown: Build | None = None
         self.pickers = {
             "gpu": PartPicker("gpu"),
             "cpu": PartPicker("cpu"),
@@ -60,7 +62,7 @@ class BuildEditorPanel(QWidget):
         self.custom_dialog: CustomPartDialog | None = None
         self._layout()
         self._connect()
-        view_model.build_view_model.build_changed.connect(self._on_build_changed)
+        view_model.session_changed.connect(self._on_session_changed)
         self._on_build_changed(view_model.build)
 
     def _layout(self) -> None:
@@ -119,7 +121,12 @@ class BuildEditorPanel(QWidget):
 
     # -- model -> widgets ----------------------------------------------------------
 
+    def _on_session_changed(self, session: Session) -> None:
+        if session.build is not self._shown:
+            self._on_build_changed(session.build)
+
     def _on_build_changed(self, build: Build) -> None:
+        self._shown = build
         for field, picker in self.pickers.items():
             picker.set_parts(self._vm.parts(picker.category), getattr(build, field))
         self.drive_picker.set_parts(self._vm.parts("drive"), build.drives[0].drive)

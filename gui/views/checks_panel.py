@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.checks import SEVERITY_ORDER, Check
-from core.text.checks import SEVERITY_LABELS, render_fix, render_reason
+from core.text.checks import SEVERITY_LABELS, render_reason
+from core.text.fixes import fix_text
 
 COLUMNS = ("", "Check", "Why", "Fix", "")
 WIDTHS = {0: 54, 1: 150, 3: 200, 4: 72}
@@ -88,7 +89,7 @@ class ChecksPanel(QWidget):
         backgrounds = BACKGROUNDS.get(self.theme, BACKGROUNDS["light"])
         foregrounds = FOREGROUNDS.get(self.theme, FOREGROUNDS["light"])
         for row, check in enumerate(checks):
-            fix = render_fix(check.fix) if check.fix is not None else ""
+            fix = fix_text(check.fix) if check.fix is not None else ""
             cells = (SEVERITY_LABELS[check.severity], check.id, render_reason(check), fix)
             numbers = numbers_text(check)
             shown = (*cells, numbers, check.severity, self.theme, applicable[row])

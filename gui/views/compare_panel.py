@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.text.compare import CompareRow
+from core.text.money import USD, Money
 from gui.charts.compare_grid import CompareChartsGrid
 from gui.viewmodels.comparison import ComparisonState, ComparisonViewModel
 
@@ -146,9 +149,15 @@ def _cell(row: CompareRow, column: int, reference: int, best: bool) -> QTableWid
 
 
 class ComparePanel(QWidget):
-    def __init__(self, view_model: ComparisonViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view_model: ComparisonViewModel,
+        money: Callable[[], Money] = lambda: USD,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.view_model = view_model
+        self._money = money
         self.builds = CompareBuildsList(view_model)
         self.table = CompareTable()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -179,18 +188,25 @@ class ComparePanel(QWidget):
     def _on_view_model_comparison_changed(self, state: ComparisonState) -> None:
         self.builds.show_state(state)
         self.table.show_state(state)
-        self.charts.show_state(state)
-        partial = [
-            n for n, a in zip(state.names, state.analyses, strict=True) if not a.cost.complete
+        money = self._money()
+        self.charts.show_state(state, money)
+        unpriced = [
+            n for n, a in zip(state.names, state.analyses, strict=True) if not a.cost.parts.complete
         ]
-        self.note.setText(
-            "Best value per row in bold green; deltas in brackets are against the reference. "
-            + (
-                f"Costs marked ≥ are lower bounds (some parts have no price): {', '.join(partial)}."
-                if partial
-                else ""
+        failing = [
+            n for n, a in zip(state.names, state.analyses, strict=True) if a.verdict == "fail"
+        ]
+        parts = ["Best value per row in bold green; deltas in brackets are against the reference."]
+        if unpriced:
+            parts.append(
+                "Unknown total (a part has no price; never counted as zero), so not ranked "
+                f"and not on the cost charts: {', '.join(unpriced)}."
             )
-        )
+        if failing:
+            parts.append(f"Failing a check, so never best: {', '.join(failing)}.")
+        if money.note():
+            parts.append(money.note() + ".")
+        self.note.setText(" ".join(parts))
 
     def set_theme(self, theme: str) -> None:
         self.charts.set_theme(theme)

@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from core.errors import RigForgeError
-from gui.pdf import BuildSheet, export_sheet, sheet_from_builds
+from gui.pdf import BuildSheet, export_sheet, sheet_from_analyses
 
 if TYPE_CHECKING:
     from gui.views.main_window import MainWindow
@@ -70,19 +70,19 @@ class ExportActions(QObject):
     def sheet(self) -> BuildSheet:
         """The window's builds (the one on screen first), as the window analyses them."""
         window = self._window
-        vm, document = window.analysis_view_model, window.document
-        builds = document.builds
-        return sheet_from_builds(
-            builds,
-            vm.workload,
-            vm.settings,
-            vm.catalog,
-            baseline=document.baseline if len(builds) > 1 else 0,
-            title=document.title,
-            notes=document.notes,
+        session_vm = window.session_view_model
+        session = session_vm.session
+        cache = window.view_models.cache
+        analyses = [cache.analysis(b, session.workload, session.settings) for b in session.builds]
+        return sheet_from_analyses(
+            analyses,
+            session_vm.catalog,
+            baseline=session.shown,
+            title=session.title,
+            notes=session.notes,
             author=_login_name(),
             workload_origin="the workload editor",
-            money=window.settings_view_model.settings.money,
+            money=window.settings_view_model.money,
         )
 
     def export_to(self, path: Path, paper: str = "a4") -> bool:

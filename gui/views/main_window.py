@@ -13,14 +13,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.calc.analysis import Analysis
-from core.models.settings import AnalysisSettings
+from core.models.analysis import Analysis
 from gui.charts.panel import ChartsPanel
 from gui.theme import apply_theme
-from gui.viewmodels.analysis import AnalysisViewModel
-from gui.viewmodels.autosave import AutosaveViewModel
-from gui.viewmodels.document import DocumentViewModel
-from gui.viewmodels.settings import AppSettings, SettingsViewModel
+from gui.viewmodels.root import ViewModels
+from gui.viewmodels.settings import AppSettings
 from gui.views.about_dialog import AboutDialog
 from gui.views.build_editor import BuildEditorPanel
 from gui.views.export_actions import ExportActions
@@ -38,26 +35,22 @@ DEFAULT_SIZE = QSize(1600, 1000)
 
 
 class MainWindow(QMainWindow):
-    def __init__(
-        self,
-        analysis: AnalysisViewModel,
-        settings: SettingsViewModel,
-        document: DocumentViewModel,
-        autosave: AutosaveViewModel | None = None,
-        store: QSettings | None = None,
-    ) -> None:
+    def __init__(self, view_models: ViewModels, store: QSettings | None = None) -> None:
         super().__init__()
+        self.view_models = view_models
+        for view_model in view_models.all():  # they must not outlive the window's slots
+            view_model.setParent(self)
+        session, analysis = view_models.session, view_models.analysis
+        settings = view_models.settings
+        self.session_view_model = session
         self.analysis_view_model = analysis
-        self.analysis = analysis
-        analysis.setParent(self)  # its undo stack must not outlive the window's slots
         self.settings_view_model = settings
-        self.view_model = analysis.build_view_model
-        self.document = document
-        self.autosave = autosave
+        self.document = view_models.document
+        self.autosave = view_models.autosave
         self._store = store if store is not None else QSettings()
         self.setAcceptDrops(True)
-        self.build_editor = BuildEditorPanel(analysis)
-        self.workload_editor = WorkloadEditorPanel(analysis)
+        self.build_editor = BuildEditorPanel(session)
+        self.workload_editor = WorkloadEditorPanel(session)
         self.results = ResultsPanel(analysis, settings)
         self.parts_panel = self.results.parts_panel
         self.charts = ChartsPanel()
@@ -83,7 +76,9 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
         self.splitter.setSizes([EDITORS_WIDTH, 680, 540])
-        self.workspace = WorkspaceTabs(analysis, self.splitter, settings)
+        self.workspace = WorkspaceTabs(
+            view_models.comparison, view_models.suggest, self.splitter, settings
+        )
         self.setCentralWidget(self.workspace)
         self.file_actions = FileActions(self, self.document)
         self.export_actions = ExportActions(self)
@@ -91,15 +86,14 @@ class MainWindow(QMainWindow):
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)
         analysis.analysis_changed.connect(self._on_analysis_changed)
-        analysis.edit_rejected.connect(self._on_analysis_edit_rejected)
-        analysis.settings_changed.connect(self._on_analysis_settings_changed)
-        analysis.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
+        session.edit_rejected.connect(self._on_session_edit_rejected)
+        session.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         settings.settings_changed.connect(self._on_settings_changed)
         self._update_title()
         self._restore_geometry()
         self._on_settings_changed(settings.settings)
         self._on_analysis_changed(analysis.analysis)
-        catalog = self.view_model.catalog
+        catalog = session.catalog
         self.statusBar().showMessage(
             f"Catalog: {len(catalog)} parts, prices up to {catalog.snapshot_date or 'unknown'}"
             + (f" — {settings.load_error}" if settings.load_error else "")
@@ -123,7 +117,7 @@ class MainWindow(QMainWindow):
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
-        stack = self.analysis_view_model.undo_stack
+        stack = self.session_view_model.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = stack.createRedoAction(self, "&Redo")
@@ -131,9 +125,7 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
         edit_menu.addSeparator()
-        self.size_psu_action = self._action(
-            "Size the &PSU for me", "Ctrl+Shift+P", self.analysis_view_model.size_psu
-        )
+        self.size_psu_action = self._action("Size the &PSU for me", "Ctrl+Shift+P", self.size_psu)
         self.add_gpu_action = self._action("Add a GPU", "Ctrl+=", self._on_add_gpu_triggered)
         self.remove_gpu_action = self._action(
             "Remove a GPU", "Ctrl+-", self._on_remove_gpu_triggered
@@ -151,18 +143,16 @@ class MainWindow(QMainWindow):
     # -- view-model -> window --------------------------------------------------------------
 
     def _on_analysis_changed(self, analysis: Analysis) -> None:
-        self.charts.show_analysis(analysis, self.analysis_view_model.power)
+        self.charts.show_analysis(analysis)
 
-    def _on_analysis_edit_rejected(self, message: str) -> None:
+    def _on_session_edit_rejected(self, message: str) -> None:
         self.statusBar().showMessage(f"Not changed: {message}", 8000)
 
     def _on_undo_stack_index_changed(self, _index: int) -> None:
-        text = self.undo_action.text() if self.undo_action.isEnabled() else ""
+        stack = self.session_view_model.undo_stack
+        text = stack.undoText()
         verdict = self.analysis_view_model.analysis.verdict.upper()
         self.statusBar().showMessage(f"{text} — overall {verdict}" if text else verdict, 5000)
-
-    def _on_analysis_settings_changed(self, analysis_settings: AnalysisSettings) -> None:
-        self.settings_view_model.set_analysis(analysis_settings)
 
     def _on_settings_changed(self, settings: AppSettings) -> None:
         app = QApplication.instance()
@@ -175,22 +165,30 @@ class MainWindow(QMainWindow):
     # -- intents ---------------------------------------------------------------------------
 
     def open_settings(self) -> SettingsDialog:
-        self.settings_dialog = SettingsDialog(self.settings_view_model.settings, self)
+        self.settings_dialog = SettingsDialog(
+            self.settings_view_model.settings,
+            self.session_view_model.settings,
+            self.settings_view_model.currencies(),
+            self,
+        )
         self.settings_dialog.accepted.connect(self._on_settings_dialog_accepted)
         self.settings_dialog.open()
         return self.settings_dialog
 
     def _on_settings_dialog_accepted(self) -> None:
-        chosen = self.settings_dialog.settings()
-        self.settings_view_model.set_settings(chosen)
-        self.analysis_view_model.set_settings(chosen.analysis)
+        dialog = self.settings_dialog
+        self.session_view_model.set_settings(dialog.document_settings())
+        self.settings_view_model.set_settings(dialog.preferences())
+
+    def size_psu(self) -> None:
+        self.session_view_model.size_psu()
 
     def _on_add_gpu_triggered(self) -> None:
-        vm = self.analysis_view_model
+        vm = self.session_view_model
         vm.set_value("gpu_count", vm.build.gpu_count + 1)
 
     def _on_remove_gpu_triggered(self) -> None:
-        vm = self.analysis_view_model
+        vm = self.session_view_model
         if vm.build.gpu_count > 1:
             vm.edit_build(
                 "Remove a GPU",
@@ -201,13 +199,15 @@ class MainWindow(QMainWindow):
             )
 
     def _on_about_triggered(self) -> None:
-        self.about_dialog = AboutDialog(self.view_model.catalog, self)
+        self.about_dialog = AboutDialog(self.session_view_model.catalog, self)
         self.about_dialog.open()
 
     # -- title, geometry, files --------------------------------------------------------------
 
     def _update_title(self) -> None:
-        name = self.document.display_name if self.document.path else self.view_model.build.name
+        name = (
+            self.document.display_name if self.document.path else self.session_view_model.build.name
+        )
         self.setWindowTitle(f"RigForge — {name}[*]")
         self.setWindowModified(self.document.dirty)
 

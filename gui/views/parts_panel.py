@@ -1,8 +1,11 @@
-"""Table of the build's parts: quantity, part, key specs, price and its source."""
+"""Table of the build's parts: quantity, part, key specs, price with its date, and source.
+
+Prices are the analysis' price lines (catalog, price feed or your override), shown in the
+chosen currency; an unknown price reads "unknown" and leaves the total unknown.
+"""
 
 from __future__ import annotations
 
-from core.models.results import PartsCost
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -13,20 +16,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.models.build import Build
-from core.text.money import USD
-from core.text.parts import UNKNOWN, bill_of_materials, fmt_price, key_specs
-from gui.viewmodels.build import BuildViewModel
+from core.models.analysis import Analysis
+from core.text.cost import ORIGIN_TEXT, total_text
+from core.text.money import Money
+from core.text.parts import UNKNOWN, key_specs
 
 COLUMNS = ("Qty", "Part", "Key specs", "Unit price", "Line total", "Price source")
-WIDTHS = (36, 190, 200, 80, 80)
+WIDTHS = (36, 190, 200, 90, 90)
 """Fixed starting widths (fitting columns to their contents on every edit is slow)."""
 
 
 class PartsPanel(QWidget):
-    def __init__(self, view_model: BuildViewModel) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._view_model = view_model
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -44,28 +46,35 @@ class PartsPanel(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.total_label = QLabel()
         self.total_label.setObjectName("partsTotal")
+        self.total_label.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(self.total_label, alignment=Qt.AlignmentFlag.AlignRight)
-        view_model.build_changed.connect(self._on_view_model_build_changed)
-        self._show(view_model.build, view_model.cost)
+        self._shown: tuple[object, ...] = ()
 
-    def _on_view_model_build_changed(self, build: Build) -> None:
-        self._show(build, self._view_model.cost)
-
-    def _show(self, build: Build, cost: PartsCost) -> None:
-        lines = bill_of_materials(build)
+    def show_analysis(self, analysis: Analysis, money: Money) -> None:
+        key = (analysis.cost.lines, money.currency)
+        if key == self._shown:
+            return
+        self._shown = key
+        specs = {part.id: key_specs(part) for _q, part in analysis.build.bill_of_materials()}
+        lines = analysis.cost.lines
         if self.table.rowCount() != len(lines):
             self.table.setRowCount(len(lines))
-        for row, (quantity, part) in enumerate(lines):
-            unit = part.price.usd
+        for row, line in enumerate(lines):
+            price = (
+                UNKNOWN
+                if line.unit_usd is None
+                else f"{money(line.unit_usd)} ({line.kind}, {line.as_of})"
+            )
+            source = f"{ORIGIN_TEXT[line.origin]}: {line.source}"
             cells = (
-                str(quantity),
-                part.name,
-                key_specs(part),
-                fmt_price(part.price),
-                USD(None if unit is None else unit * quantity),
-                part.price.source,
+                str(line.quantity),
+                line.name,
+                specs.get(line.part_id, ""),
+                price,
+                money(line.line_usd),
+                source,
             )
             for column, text in enumerate(cells):
                 item = self.table.item(row, column)
@@ -77,7 +86,7 @@ class PartsPanel(QWidget):
                 if text == UNKNOWN:
                     tip = "No source gives this value; RigForge does not guess it."
                 item.setToolTip(tip)
-        text = f"Parts total: {USD(cost.total_usd)}"
-        if not cost.complete:
-            text += f"  (excludes {len(cost.unpriced_part_ids)} part(s) with unknown price)"
+        text = f"Parts total: {total_text(analysis.cost, money)}"
+        if money.note():
+            text += f"  ({money.note()})"
         self.total_label.setText(text)

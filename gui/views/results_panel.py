@@ -12,8 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.calc.analysis import Analysis
-from core.models.cost import CostReport
+from core.models.analysis import Analysis
 from core.text.cost import cost_lines
 from core.text.summary import summary_figures
 from core.text.throughput import result_lines
@@ -68,7 +67,7 @@ class ResultsPanel(QWidget):
         inner.setContentsMargins(0, 0, 0, 0)
         inner.addWidget(self.step_table)
         inner.addWidget(self.vram_table)
-        self.parts_panel = PartsPanel(view_model.build_view_model)
+        self.parts_panel = PartsPanel()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.checks, "Checks")
         self.tabs.addTab(breakdowns, "Breakdowns")
@@ -79,6 +78,7 @@ class ResultsPanel(QWidget):
         layout.addWidget(self.cards)
         layout.addWidget(self.tabs, 1)
         self.checks.fix_requested.connect(self._on_checks_fix_requested)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         view_model.analysis_changed.connect(self._on_view_model_analysis_changed)
         settings.settings_changed.connect(self._on_settings_changed)
         self._on_view_model_analysis_changed(view_model.analysis)
@@ -88,14 +88,14 @@ class ResultsPanel(QWidget):
         self._on_view_model_analysis_changed(self._vm.analysis)
 
     def _on_view_model_analysis_changed(self, analysis: Analysis) -> None:
-        settings = self._settings.settings
-        self.cards.show_figures(
-            summary_figures(analysis, self._vm.power, self._vm.cost_report, settings.money)
-        )
+        money = self._settings.money
+        self.cards.show_figures(summary_figures(analysis, money))
         applicable = tuple(self._vm.can_apply(c) for c in analysis.checks)
         self.checks.set_checks(analysis.checks, applicable)
         self._show_breakdowns(analysis)
-        self._show_details(analysis, self._vm.cost_report)
+        self.parts_panel.show_analysis(analysis, money)
+        if self.tabs.currentWidget() is self.details:
+            self._show_details(analysis)
 
     def _show_breakdowns(self, analysis: Analysis) -> None:
         t = analysis.throughput
@@ -116,13 +116,20 @@ class ResultsPanel(QWidget):
             rows.append(("total", f"{v.total_gib:.2f}", f"of {v.capacity_gib:.1f} GiB"))
         fill_table(self.vram_table, rows)
 
-    def _show_details(self, analysis: Analysis, report: CostReport) -> None:
-        lines = cost_lines(report)
+    def _show_details(self, analysis: Analysis) -> None:
+        money = self._settings.money
+        lines = cost_lines(analysis.cost, money)
+        if money.note():
+            lines.append(money.note())
         if analysis.throughput is not None:
             lines += ["", *result_lines(analysis.throughput)]
         text = "\n".join(lines)
         if text != self.details.toPlainText():
             self.details.setPlainText(text)
+
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        if self.tabs.currentWidget() is self.details:
+            self._show_details(self._vm.analysis)
 
     def _on_checks_fix_requested(self, check: object) -> None:
         self._vm.apply_fix(check)  # type: ignore[arg-type]

@@ -1,13 +1,18 @@
-"""Preferences: currency, electricity price, mains circuit, utilization, theme, units."""
+"""Settings: this document's circuit, electricity price and utilization (saved in the file,
+undoable), and the app's preferences (currency, theme, units, defaults for new documents)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGroupBox,
+    QLabel,
     QVBoxLayout,
     QWidget,
 )
@@ -23,70 +28,95 @@ CIRCUIT_LABELS = {
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        preferences: AppSettings,
+        document: AnalysisSettings,
+        currencies: tuple[str, ...],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("RigForge settings")
-        self.currency = QComboBox()
-        self.currency.addItems(["USD", "EUR", "GBP", "JPY"])
-        self.currency.setCurrentText(settings.currency)
-        self.rate = QDoubleSpinBox()
-        self.rate.setDecimals(4)
-        self.rate.setRange(0.0001, 1000)
-        self.rate.setValue(settings.usd_per_currency_unit)
-        self.rate.setToolTip("USD per unit of the display currency (your own rate)")
+        self._preferences = preferences
         self.electricity = QDoubleSpinBox()
         self.electricity.setDecimals(3)
         self.electricity.setRange(0, 10)
         self.electricity.setSingleStep(0.01)
         self.electricity.setPrefix("$")
         self.electricity.setSuffix(" /kWh")
-        self.electricity.setValue(settings.analysis.electricity_usd_per_kwh)
+        self.electricity.setValue(document.electricity_usd_per_kwh)
+        self.electricity.setToolTip("Your tariff in US dollars per kWh")
         self.circuit = QComboBox()
         for cid, label in CIRCUIT_LABELS.items():
             self.circuit.addItem(label, cid)
-            self.circuit.setItemData(self.circuit.count() - 1, CIRCUITS[cid].source, 3)
-        self.circuit.setCurrentIndex(self.circuit.findData(settings.analysis.circuit))
+            self.circuit.setItemData(
+                self.circuit.count() - 1, CIRCUITS[cid].source, Qt.ItemDataRole.ToolTipRole
+            )
+        self.circuit.setCurrentIndex(self.circuit.findData(document.circuit))
         self.utilization = QDoubleSpinBox()
         self.utilization.setRange(0, 100)
         self.utilization.setSuffix(" %")
-        self.utilization.setValue(settings.analysis.utilization * 100)
+        self.utilization.setValue(document.utilization * 100)
         self.utilization.setToolTip("Share of the year the machine runs at full draw")
+        self.as_default = QCheckBox("Use these for new documents too")
+        self.currency = QComboBox()
+        self.currency.addItems(list(currencies))
+        self.currency.setCurrentText(preferences.currency)
+        self.currency.setToolTip(
+            "Money is shown in this currency, converted with the bundled reference rates "
+            "(the date is shown next to converted totals)"
+        )
         self.theme = QComboBox()
         self.theme.addItems(["light", "dark"])
-        self.theme.setCurrentText(settings.theme)
+        self.theme.setCurrentText(preferences.theme)
         self.units = QComboBox()
         self.units.addItems(["metric", "imperial"])
-        self.units.setCurrentText(settings.units)
-        form = QFormLayout()
-        form.addRow("Currency", self.currency)
-        form.addRow("USD per unit", self.rate)
-        form.addRow("Electricity price", self.electricity)
-        form.addRow("Mains circuit", self.circuit)
-        form.addRow("Utilization", self.utilization)
-        form.addRow("Theme", self.theme)
-        form.addRow("Units", self.units)
+        self.units.setCurrentText(preferences.units)
+        document_form = QFormLayout()
+        document_form.addRow("Mains circuit", self.circuit)
+        document_form.addRow("Electricity price", self.electricity)
+        document_form.addRow("Utilization", self.utilization)
+        document_form.addRow("", self.as_default)
+        document_box = QGroupBox("This document (saved in the file)")
+        document_box.setLayout(document_form)
+        app_form = QFormLayout()
+        app_form.addRow("Currency", self.currency)
+        app_form.addRow("Theme", self.theme)
+        app_form.addRow("Units", self.units)
+        app_box = QGroupBox("Preferences (this computer)")
+        app_box.setLayout(app_form)
+        note = QLabel("Opening a file never changes your preferences.")
+        note.setTextFormat(Qt.TextFormat.PlainText)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(document_box)
+        layout.addWidget(app_box)
+        layout.addWidget(note)
         layout.addWidget(buttons)
 
-    def settings(self) -> AppSettings:
-        """The settings the dialog shows, validated."""
-        analysis = AnalysisSettings(
+    def document_settings(self) -> AnalysisSettings:
+        return AnalysisSettings(
             circuit=self.circuit.currentData(),
             electricity_usd_per_kwh=self.electricity.value(),
             utilization=self.utilization.value() / 100,
+        )
+
+    def preferences(self) -> AppSettings:
+        """The preferences the dialog shows, validated."""
+        defaults = (
+            self.document_settings()
+            if self.as_default.isChecked()
+            else self._preferences.document_defaults
         )
         return AppSettings.model_validate(
             {
                 "theme": self.theme.currentText(),
                 "currency": self.currency.currentText(),
-                "usd_per_currency_unit": self.rate.value(),
                 "units": self.units.currentText(),
-                "analysis": analysis,
+                "document_defaults": defaults,
             }
         )

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.models.session import Session
 from core.models.settings import CIRCUITS
 from core.models.suggest import PlatformFamily, SuggestRequest, SuggestResult
 from core.text.compare import skipped_summary
@@ -112,7 +113,7 @@ class SuggestPanel(QWidget):
         layout.addWidget(splitter)
         self._show_request(view_model.request)
         self._on_view_model_running_changed(False)
-        self._on_analysis_workload_changed(view_model.analysis_view_model.workload)
+        self._on_session_changed(view_model.session_view_model.session)
         self.search_button.clicked.connect(self._on_search_button_clicked)
         self.cancel_button.clicked.connect(self.view_model.cancel)
         self.open_button.clicked.connect(self._on_open_button_clicked)
@@ -121,7 +122,7 @@ class SuggestPanel(QWidget):
         view_model.progress_changed.connect(self._on_view_model_progress_changed)
         view_model.result_changed.connect(self._on_view_model_result_changed)
         view_model.failed.connect(self._on_view_model_failed)
-        view_model.analysis_view_model.workload_changed.connect(self._on_analysis_workload_changed)
+        view_model.session_view_model.session_changed.connect(self._on_session_changed)
 
     def _show_request(self, r: SuggestRequest) -> None:
         self.budget.setValue(r.budget_usd)
@@ -168,8 +169,8 @@ class SuggestPanel(QWidget):
     def _on_view_model_failed(self, message: str) -> None:
         self.summary.setText(f"The search failed: {message}")
 
-    def _on_analysis_workload_changed(self, workload: object) -> None:
-        name = getattr(workload, "name", "")
+    def _on_session_changed(self, session: Session) -> None:
+        name = session.workload.name if session.workload else "the default workload"
         self.workload_label.setText(f"{name} (edit it in the Build tab)")
 
     def _on_view_model_result_changed(self, result: SuggestResult) -> None:

@@ -19,10 +19,11 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import RigForgeError
+from core.models.session import Session
 from core.models.workload import Architecture, Workload
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
-from gui.viewmodels.analysis import AnalysisViewModel
+from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.views.editor_widgets import compact_form, spin_box
 
 TASKS = ("training", "lora", "qlora", "inference")
@@ -48,9 +49,10 @@ def _starting_decoder() -> Architecture:
 
 
 class WorkloadEditorPanel(QWidget):
-    def __init__(self, view_model: AnalysisViewModel) -> None:
+    def __init__(self, view_model: SessionViewModel) -> None:
         super().__init__()
         self._vm = view_model
+        self._shown: Workload | None = None
         self.preset = QComboBox()
         self.preset.setObjectName("presetPicker")
         self.preset.setEditable(True)
@@ -110,8 +112,8 @@ class WorkloadEditorPanel(QWidget):
             spin.setMinimumWidth(60)
         self._layout()
         self._connect()
-        view_model.workload_changed.connect(self._on_view_model_workload_changed)
-        self._on_view_model_workload_changed(view_model.workload)
+        view_model.session_changed.connect(self._on_session_changed)
+        self._on_view_model_workload_changed(self._workload())
 
     def _layout(self) -> None:
         model = compact_form()
@@ -187,7 +189,15 @@ class WorkloadEditorPanel(QWidget):
 
     # -- model -> widgets -------------------------------------------------------------
 
+    def _workload(self) -> Workload:
+        return self._vm.workload or default_workload()
+
+    def _on_session_changed(self, session: Session) -> None:
+        if session.workload is not self._shown:
+            self._on_view_model_workload_changed(self._workload())
+
     def _on_view_model_workload_changed(self, w: Workload) -> None:
+        self._shown = self._vm.workload
         arch = w.architecture
         target_kind = "none"
         target_value = 0.0
@@ -241,7 +251,7 @@ class WorkloadEditorPanel(QWidget):
             f"Set {field.replace('_', ' ')} to {value}", {field: value}, f"workload.{field}"
         )
         if error is not None:
-            self._on_view_model_workload_changed(self._vm.workload)
+            self._on_view_model_workload_changed(self._workload())
 
     def _on_preset_activated(self, index: int) -> None:
         data = self.preset.itemData(index)
@@ -277,7 +287,7 @@ class WorkloadEditorPanel(QWidget):
             return
         name = f"Custom decoder {arch.params_total / 1e9:.2f}B"
         if self._vm.set_architecture(name, arch) is not None:
-            self._on_view_model_workload_changed(self._vm.workload)
+            self._on_view_model_workload_changed(self._workload())
 
     def _on_import_button_clicked(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(

@@ -6,7 +6,6 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from gui.viewmodels.analysis import AnalysisViewModel
 from gui.viewmodels.comparison import ComparisonViewModel
 from gui.viewmodels.settings import AppSettings, SettingsViewModel
 from gui.viewmodels.suggest import SuggestViewModel
@@ -19,18 +18,17 @@ BUILD_TAB, COMPARE_TAB, SUGGEST_TAB = range(3)
 class WorkspaceTabs(QTabWidget):
     def __init__(
         self,
-        analysis: AnalysisViewModel,
+        comparison: ComparisonViewModel,
+        suggest: SuggestViewModel,
         build_page: QWidget,
-        settings: SettingsViewModel | None = None,
+        settings: SettingsViewModel,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setDocumentMode(True)
-        self.comparison = ComparisonViewModel(analysis)
-        self.comparison.setParent(self)
-        self.suggest = SuggestViewModel(self.comparison)
-        self.suggest.setParent(self)
-        self.compare_panel = ComparePanel(self.comparison)
+        self.comparison = comparison
+        self.suggest = suggest
+        self.compare_panel = ComparePanel(self.comparison, lambda: settings.money)
         self.suggest_panel = SuggestPanel(self.suggest)
         self.addTab(build_page, "Build")
         self.addTab(self.compare_panel, "Compare")
@@ -43,12 +41,12 @@ class WorkspaceTabs(QTabWidget):
         self.currentChanged.connect(self._on_current_changed)
         self._on_current_changed(self.currentIndex())
         self._watching_window = False
-        if settings is not None:
-            settings.settings_changed.connect(self._on_settings_changed)
-            self._on_settings_changed(settings.settings)
+        settings.settings_changed.connect(self._on_settings_changed)
+        self._on_settings_changed(settings.settings)
 
     def _on_settings_changed(self, settings: AppSettings) -> None:
         self.compare_panel.set_theme(settings.theme)
+        self.comparison.refresh()
         self.suggest_panel.chart.set_theme(settings.theme)
 
     def _on_current_changed(self, index: int) -> None:

@@ -1,40 +1,30 @@
 """The Compare tab: several builds side by side, the scatter with its Pareto front, edits."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from core.calc.suggest.rank import pareto_indices
-from gui.app import create_main_window
 from gui.charts.export_menu import export_chart
 from gui.views.main_window import MainWindow
 from gui.views.workspace_tabs import BUILD_TAB, COMPARE_TAB
+from tests.gui.conftest import WindowFactory
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "three-way-comparison.json"
 
 
 @pytest.fixture
-def window(qapp: object, tmp_path: Path) -> Iterator[MainWindow]:
-    from PySide6.QtCore import QSettings
-
-    store = QSettings(str(tmp_path / "store.ini"), QSettings.Format.IniFormat)
-    window = create_main_window(
-        store=store, autosave_dir=tmp_path / "autosave", settings_path=tmp_path / "s.json"
-    )
+def window(make_window: WindowFactory, every_part_priced: dict[str, float]) -> MainWindow:
+    window = make_window()
     assert window.document.open_path(EXAMPLE) is None
     window.workspace.setCurrentIndex(COMPARE_TAB)  # the comparison follows edits while shown
-    yield window
-    # closed here rather than by qtbot, whose teardown would meet the unsaved-changes prompt
-    window.document.set_dirty(False)
-    window.close()
-    window.deleteLater()
+    return window
 
 
 def test_three_builds_fill_table_and_scatter(window: MainWindow) -> None:
     panel = window.workspace.compare_panel
-    names = [b.name for b in window.document.builds]
+    names = [b.name for b in window.session_view_model.session.builds]
     assert len(names) == 3
     table = panel.table
     assert table.columnCount() == 3
@@ -49,27 +39,30 @@ def test_three_builds_fill_table_and_scatter(window: MainWindow) -> None:
 
 def test_pareto_front_matches_core(window: MainWindow) -> None:
     state = window.workspace.comparison.state
-    cost = np.array([a.cost.total_usd for a in state.analyses])
+    cost = np.array([a.cost.parts.total_usd for a in state.analyses])
     thr = np.array([a.throughput.total_throughput for a in state.analyses])
-    assert list(state.front) == pareto_indices(cost, thr)
+    # a build that fails a check cannot be built as it is: never on the front
+    buildable = [i for i, a in enumerate(state.analyses) if a.verdict != "fail"]
+    expected = [buildable[k] for k in pareto_indices(cost[buildable], thr[buildable])]
+    assert list(state.front) == expected
     chart = window.workspace.compare_panel.charts.scatter
     xs, ys = chart.front_curve.getData()
     assert list(xs) == sorted(cost[list(state.front)])
     assert set(ys) == set(thr[list(state.front)])
-    # the best cost row is highlighted on the cheapest build
+    # the best cost row is highlighted on the cheapest buildable build
     best = window.workspace.compare_panel.table.best_columns("cost")
-    assert best == {int(np.argmin(cost))}
+    assert best == {min(buildable, key=lambda i: cost[i])}
 
 
 def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:
     comparison = window.workspace.comparison
     panel = window.workspace.compare_panel
     comparison.select(2)
-    assert window.analysis_view_model.build == window.document.builds[2]
+    assert window.session_view_model.build == window.session_view_model.session.builds[2]
     before = comparison.state.analyses[2].throughput.total_throughput
     others = comparison.state.analyses[:2]
-    count = window.analysis_view_model.build.gpu_count
-    assert window.analysis_view_model.set_value("gpu_count", count - 2) is None
+    count = window.session_view_model.build.gpu_count
+    assert window.session_view_model.set_value("gpu_count", count - 2) is None
     state = comparison.state
     after = state.analyses[2].throughput.total_throughput
     assert after < before
@@ -87,7 +80,7 @@ def test_hidden_comparison_catches_up_when_shown(window: MainWindow) -> None:
     comparison.select(1)
     before = comparison.state.analyses[1].build.gpu_count
     window.workspace.setCurrentIndex(BUILD_TAB)
-    assert window.analysis_view_model.set_value("gpu_count", before + 1) is None
+    assert window.session_view_model.set_value("gpu_count", before + 1) is None
     # While the Build tab shows, an edit costs one analysis: the comparison waits.
     assert comparison.state.analyses[1].build.gpu_count == before
     window.workspace.setCurrentIndex(COMPARE_TAB)
@@ -97,22 +90,23 @@ def test_hidden_comparison_catches_up_when_shown(window: MainWindow) -> None:
 def test_duplicate_remove_and_save_keep_all_builds(window: MainWindow, tmp_path: Path) -> None:
     comparison = window.workspace.comparison
     index = comparison.duplicate(0)
-    assert index == 1 and len(window.document.builds) == 4
-    assert window.document.builds[1].name.endswith("(copy)")
-    assert window.analysis_view_model.build == window.document.builds[1]
+    assert index == 1 and len(window.session_view_model.session.builds) == 4
+    assert window.session_view_model.session.builds[1].name.endswith("(copy)")
+    assert window.session_view_model.build == window.session_view_model.session.builds[1]
     assert window.workspace.compare_panel.table.columnCount() == 4
     assert comparison.remove(3) is None
-    assert len(window.document.builds) == 3
+    assert len(window.session_view_model.session.builds) == 3
     assert window.document.save_as(tmp_path / "out.json") is None
     assert window.document.open_path(tmp_path / "out.json") is None
-    assert len(window.document.builds) == 3
-    assert window.document.builds[1].name.endswith("(copy)")
+    assert len(window.session_view_model.session.builds) == 3
+    assert window.session_view_model.session.builds[1].name.endswith("(copy)")
 
 
 def test_workload_change_re_evaluates_every_build(window: MainWindow) -> None:
     comparison = window.workspace.comparison
     before = [a.throughput.total_throughput for a in comparison.state.analyses]
-    vm = window.analysis_view_model
+    vm = window.session_view_model
+    assert vm.workload is not None
     assert vm.edit_workload("batch", {"batch_size": vm.workload.batch_size // 2}) is None
     after = [a.throughput.total_throughput for a in comparison.state.analyses]
     assert all(a != b for a, b in zip(after, before, strict=True))

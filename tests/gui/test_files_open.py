@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, QStandardPaths, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytest_httpserver import HTTPServer
@@ -18,9 +18,9 @@ from werkzeug import Request, Response
 
 from core.files.fetch import FetchLimits
 from core.files.io import parse_document
-from gui.app import create_main_window
 from gui.main import main as rigforge_main
 from gui.views.main_window import MainWindow
+from tests.gui.conftest import WindowFactory
 
 EXAMPLES = resources.files("resources.examples")
 COMPARISON = EXAMPLES.joinpath("three-way-comparison.json").read_bytes()
@@ -28,27 +28,15 @@ SINGLE = EXAMPLES.joinpath("single-rtx-4090.json").read_bytes()
 
 
 @pytest.fixture
-def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Keep QSettings and QStandardPaths away from the real user's files."""
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    QStandardPaths.setTestModeEnabled(True)
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    yield tmp_path
-    QStandardPaths.setTestModeEnabled(False)
+def user_dirs(tmp_path: Path) -> Path:
+    return tmp_path
 
 
 @pytest.fixture
-def window(qtbot: QtBot, user_dirs: Path) -> Iterator[MainWindow]:
-    store = QSettings(str(user_dirs / "rigforge.ini"), QSettings.Format.IniFormat)
-    win = create_main_window(store=store, autosave_dir=user_dirs / "autosave")
+def window(make_window: WindowFactory) -> MainWindow:
+    win = make_window()
     win.file_actions.url_limits = FetchLimits(timeout_s=2.0, max_bytes=200_000, max_redirects=3)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.file_actions.shutdown()
-    win.document.set_dirty(False)
-    win.close()
+    return win
 
 
 def shown_parts(win: MainWindow) -> set[str]:
@@ -78,16 +66,16 @@ def test_drop_comparison_shows_baseline_and_save_keeps_every_build(
 ) -> None:
     path = tmp_path / "compare.json"
     path.write_bytes(COMPARISON)
-    expected = parse_document(COMPARISON, window.view_model.catalog)
+    expected = parse_document(COMPARISON, window.session_view_model.catalog)
     assert drop(window, path)
-    assert window.view_model.build == expected.builds[0]
-    assert expected.builds[0].gpu.name in shown_parts(window)
+    assert window.session_view_model.build == expected.session.builds[0]
+    assert expected.session.builds[0].gpu.name in shown_parts(window)
     assert "compare.json" in window.windowTitle()
     assert not window.document.dirty
     window.file_actions.save_as(tmp_path / "copy.json")
-    saved = parse_document((tmp_path / "copy.json").read_bytes(), window.view_model.catalog)
-    assert saved.builds == expected.builds
-    assert saved.title == expected.title
+    saved = parse_document((tmp_path / "copy.json").read_bytes(), window.session_view_model.catalog)
+    assert saved.session.builds == expected.session.builds
+    assert saved.session.title == expected.session.title
 
 
 def test_drop_of_text_is_refused(window: MainWindow) -> None:
@@ -136,12 +124,12 @@ def test_bad_file_names_the_problem_and_leaves_build_untouched(
     data, message = BAD_FILES[case]
     path = tmp_path / "bad.json"
     path.write_bytes(data)
-    before, title = window.view_model.build, window.windowTitle()
+    before, title = window.session_view_model.build, window.windowTitle()
     assert drop(window, path)
     box = window.file_actions.message_box
     assert box is not None and box.isVisible()
     assert message in box.text() and "bad.json" in box.text()
-    assert window.view_model.build == before
+    assert window.session_view_model.build == before
     assert window.windowTitle() == title
     assert window.document.path is None
 
@@ -156,10 +144,10 @@ def test_open_recent_lists_persists_and_reopens(window: MainWindow, tmp_path: Pa
     names = [a.text() for a in menu.actions() if a.data()]
     assert names == ["&1 three.json", "&2 one.json"]
     # the list survives a restart: a new window on the same settings store shows it
-    opened_one = parse_document(SINGLE, window.view_model.catalog).builds[0]
+    opened_one = parse_document(SINGLE, window.session_view_model.catalog).session.builds[0]
     [action] = [a for a in menu.actions() if a.data() == str(first.resolve())]
     action.trigger()
-    assert window.view_model.build == opened_one
+    assert window.session_view_model.build == opened_one
     assert window.document.path == first.resolve()
     first.unlink()
     [action] = [a for a in menu.actions() if a.data() == str(first.resolve())]
@@ -169,18 +157,16 @@ def test_open_recent_lists_persists_and_reopens(window: MainWindow, tmp_path: Pa
     assert [a.data() for a in menu.actions() if a.data()] == [str(second.resolve())]
 
 
-def test_recent_files_persist_in_settings(qtbot: QtBot, user_dirs: Path, tmp_path: Path) -> None:
+def test_recent_files_persist_in_settings(make_window: WindowFactory, tmp_path: Path) -> None:
     path = tmp_path / "one.json"
     path.write_bytes(SINGLE)
-    store = QSettings(str(user_dirs / "rigforge.ini"), QSettings.Format.IniFormat)
-    win = create_main_window(store=store, autosave_dir=user_dirs / "autosave")
-    qtbot.addWidget(win)
+    store = tmp_path / "rigforge.ini"
+    win = make_window(store=QSettings(str(store), QSettings.Format.IniFormat))
     assert win.file_actions.open_path(path)
-    again = create_main_window(
-        store=QSettings(str(user_dirs / "rigforge.ini"), QSettings.Format.IniFormat),
-        autosave_dir=user_dirs / "autosave2",
+    again = make_window(
+        store=QSettings(str(store), QSettings.Format.IniFormat),
+        autosave_dir=tmp_path / "autosave2",
     )
-    qtbot.addWidget(again)
     assert again.document.recent_files() == [str(path.resolve())]
 
 
@@ -190,13 +176,13 @@ def test_url_loads_in_worker_and_opens(
     httpserver.expect_request("/c.json").respond_with_data(
         COMPARISON, content_type="application/json"
     )
-    with qtbot.waitSignal(window.document.document_opened, timeout=10_000):
+    with qtbot.waitSignal(window.session_view_model.session_changed, timeout=10_000):
         loader = window.file_actions.open_url(httpserver.url_for("/c.json"))
     assert loader is not None
     loader.wait(5000)
-    expected = parse_document(COMPARISON, window.view_model.catalog)
-    assert window.view_model.build == expected.builds[0]
-    assert len(window.document.builds) == 3
+    expected = parse_document(COMPARISON, window.session_view_model.catalog)
+    assert window.session_view_model.build == expected.session.builds[0]
+    assert len(window.session_view_model.session.builds) == 3
     assert window.file_actions.message_box is None
 
 
@@ -244,7 +230,7 @@ def test_bad_url_names_the_problem_and_leaves_build_untouched(
         httpserver.expect_request("/doc").respond_with_handler(
             lambda _r: Response(b"{}" if release.wait(3) else b"", content_type="application/json")
         )
-    before = window.view_model.build
+    before = window.session_view_model.build
     loader = window.file_actions.open_url(httpserver.url_for("/doc"))
     assert loader is not None
     qtbot.waitUntil(lambda: window.file_actions.message_box is not None, timeout=10_000)
@@ -253,7 +239,7 @@ def test_bad_url_names_the_problem_and_leaves_build_untouched(
     box = window.file_actions.message_box
     assert box is not None
     assert message in box.text() and "/doc" in box.text()
-    assert window.view_model.build == before
+    assert window.session_view_model.build == before
     assert not window.document.dirty
 
 
@@ -273,7 +259,7 @@ def test_url_download_can_be_cancelled(
 
     httpserver.expect_request("/slow").respond_with_handler(trickle)
     window.file_actions.url_limits = FetchLimits(timeout_s=10)
-    before = window.view_model.build
+    before = window.session_view_model.build
     failures: list[str] = []
     try:
         loader = window.file_actions.open_url(httpserver.url_for("/slow"))
@@ -290,7 +276,7 @@ def test_url_download_can_be_cancelled(
     assert failures == ["cancelled"]
     assert "cancelled" in window.statusBar().currentMessage()
     assert window.file_actions.message_box is None
-    assert window.view_model.build == before
+    assert window.session_view_model.build == before
 
 
 def shown_window() -> MainWindow:
@@ -317,7 +303,7 @@ def test_command_line_file_opens(
 
     def inspect_and_quit() -> None:
         win = shown_window()
-        seen["build"], seen["path"] = win.view_model.build, win.document.path
+        seen["build"], seen["path"] = win.session_view_model.build, win.document.path
         seen["error"] = win.file_actions.message_box
         win.close()
         win.deleteLater()
@@ -325,7 +311,7 @@ def test_command_line_file_opens(
     app = _App(inspect_and_quit)
     monkeypatch.setattr("gui.app.QApplication", type("Q", (), {"instance": lambda: app}))
     assert rigforge_main([str(path)]) == 0
-    expected = parse_document(SINGLE, _catalog()).builds[0]
+    expected = parse_document(SINGLE, _catalog()).session.builds[0]
     assert seen["build"] == expected
     assert seen["path"] == path.resolve()
     assert seen["error"] is None

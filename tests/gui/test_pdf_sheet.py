@@ -10,23 +10,23 @@ import pytest
 from pypdf import PdfReader
 from pytestqt.qtbot import QtBot
 
+from core.calc import analyze
 from core.catalog import load_catalog
 from core.errors import RigForgeError
 from core.files.io import parse_document
 from core.text.checks import render_reason
+from core.text.money import USD
 from core.text.summary import cost_per_unit_figure, summary_figures
-from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_builds
-from gui.pdf.model import usd
-from gui.viewmodels.analysis import default_workload
+from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_analyses
+from gui.viewmodels.session import default_workload
 
 
 def _example(name: str) -> BuildSheet:
     catalog = load_catalog()
     data = resources.files("resources.examples").joinpath(name).read_bytes()
-    opened = parse_document(data, catalog)
-    return sheet_from_builds(
-        opened.builds, default_workload(), opened.settings, catalog, title=opened.title
-    )
+    session = parse_document(data, catalog).session
+    analyses = [analyze(b, default_workload(), session.settings, catalog) for b in session.builds]
+    return sheet_from_analyses(analyses, catalog, title=session.title)
 
 
 def _text(data: bytes) -> tuple[str, PdfReader]:
@@ -45,7 +45,7 @@ def test_sheet_text_has_the_apps_figures_parts_and_checks(qtbot: QtBot, single: 
     b = single.builds[0]
     a = b.analysis
     assert a.throughput is not None and a.vram is not None
-    for figure in summary_figures(a, b.power, b.cost, usd):
+    for figure in summary_figures(a, USD):
         assert figure.value in text, figure.title
     assert f"{a.throughput.total_throughput:,.0f} {a.throughput.unit}" in text
     assert f"{a.vram.total_gib:.2f}" in text
@@ -77,20 +77,17 @@ def _images(reader: PdfReader) -> list[int]:
 
 
 def _parts(sheet: BuildSheet) -> list[tuple[int, object]]:
-    from core.text.parts import bill_of_materials
-
-    return list(bill_of_materials(sheet.builds[0].analysis.build))  # type: ignore[arg-type]
+    return list(sheet.builds[0].analysis.build.bill_of_materials())
 
 
-def test_unpriced_parts_show_unknown_and_lower_bounds(qtbot: QtBot, single: BuildSheet) -> None:
+def test_unpriced_parts_leave_the_total_unknown(qtbot: QtBot, single: BuildSheet) -> None:
     a = single.builds[0].analysis
-    assert a.cost.unpriced_part_ids, "the example is meant to have unpriced parts"
+    assert a.cost.parts.unpriced_part_ids, "the example is meant to have unpriced parts"
     text, _ = _text(render_pdf(single))
-    assert "unknown" in text
-    assert f"≥ ${a.cost.total_usd:,.0f}" in text
-    assert cost_per_unit_figure(a, usd).value.startswith("≥")
-    assert cost_per_unit_figure(a, usd).value in text
-    assert "Unpriced parts" in text
+    assert "Total unknown:" in text
+    assert "never counted as zero" in text
+    assert cost_per_unit_figure(a, USD).value == "unknown"
+    assert f"${a.cost.parts.priced_usd:,.0f}" in text  # what is known so far
 
 
 def test_sheet_embeds_chart_images_and_fonts(qtbot: QtBot, single: BuildSheet) -> None:
@@ -113,10 +110,12 @@ def test_comparison_has_a_section_per_build_and_the_cost_chart(qtbot: QtBot) -> 
     assert "Comparison" in text
     for b in sheet.builds:
         assert b.name in text
-        assert cost_per_unit_figure(b.analysis, usd).value in text
+        assert cost_per_unit_figure(b.analysis, USD).value in text
     images = _images(reader)
-    # per build: scaling, VRAM, power; plus the cost-per-throughput bars
-    assert len(images) == 3 * len(sheet.builds) + 1
+    # per build: scaling, VRAM, power; plus the cost-per-throughput bars when any build
+    # has a known cost per throughput (an unknown total gets no bar, never a zero one)
+    priced = any(b.cost.per_throughput_usd is not None for b in sheet.builds)
+    assert len(images) == 3 * len(sheet.builds) + (1 if priced else 0)
     box = reader.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
     assert 3 * len(sheet.builds) <= len(reader.pages) <= 30

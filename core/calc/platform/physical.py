@@ -65,9 +65,7 @@ def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | No
         return None
     gpu = min(pool, key=lambda g: (g.vram_gb, price_key(g)))
     code = "use_blower_gpu" if cooler == "blower" else "use_pcie_gpu"
-    return Fix(
-        code=code, build={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name}
-    )
+    return Fix(code=code, build={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name})
 
 
 def physical_checks(

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from core.catalog import load_catalog
 from core.cli import main
 
 
@@ -47,4 +48,6 @@ def test_prices_show_marks_override(tmp_path: Path, capsys: pytest.CaptureFixtur
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["corsair-rm850x-2021"]["origin"] == "override"
     assert rows["corsair-rm850x-2021"]["usd"] == 100
-    assert rows["corsair-rm1000x-2021"]["usd"] is None
+    other = load_catalog().psu("corsair-rm1000x-2021")
+    assert rows["corsair-rm1000x-2021"]["origin"] == "catalog"
+    assert rows["corsair-rm1000x-2021"]["usd"] == other.price.usd

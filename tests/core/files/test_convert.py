@@ -66,7 +66,9 @@ def test_examples_load(name: str, count: int) -> None:
     opened = parse_document(data, load_catalog())
     assert len(opened.session.builds) == count
     catalog_ids = set(load_catalog().parts_by_id())
-    for build in opened.session.builds:  # made from catalog builds, so every part id is in the catalog
+    for (
+        build
+    ) in opened.session.builds:  # made from catalog builds, so every part id is in the catalog
         parts = [build.gpu, build.cpu, build.motherboard, build.memory, build.psu, build.case]
         assert {p.id for p in parts if p is not None} <= catalog_ids
     assert json.loads(data)["kind"] == ("build" if count == 1 else "comparison")

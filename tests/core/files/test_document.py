@@ -112,7 +112,9 @@ def test_bad_values_name_their_field(path: tuple, value: Any, message: str) -> N
 
 
 def test_nan_and_missing_fields_rejected() -> None:
-    text = dumps(to_document(Session(builds=(BUILD,)))).replace('"gpu_count": 2', '"gpu_count": NaN')
+    text = dumps(to_document(Session(builds=(BUILD,)))).replace(
+        '"gpu_count": 2', '"gpu_count": NaN'
+    )
     with pytest.raises(FileFormatError, match="not a number"):
         parse_document(text.encode(), CATALOG)
     raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")

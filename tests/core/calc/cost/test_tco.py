@@ -101,7 +101,7 @@ def test_incomplete_prices_give_no_ratio_tco_or_break_even() -> None:
     assert report.electricity_usd_per_year is not None
 
 
-def test_analysis_cost_of_default_build_names_unpriced_parts() -> None:
+def test_default_build_has_a_complete_dated_total() -> None:
     catalog = load_catalog()
     build = default_build(catalog)
     analysis = analyze(
@@ -112,12 +112,16 @@ def test_analysis_cost_of_default_build_names_unpriced_parts() -> None:
         cloud_rates=load_cloud_rates().rates,
     )
     report = analysis.cost
-    assert "corsair-hx1500i-2025" in report.parts.unpriced_part_ids
+    assert report.parts.unpriced_part_ids == ()
+    assert all(line.as_of is not None and line.source for line in report.lines)
+    assert report.parts.total_usd == pytest.approx(sum(line.line_usd or 0 for line in report.lines))
     gpu_line = next(line for line in report.lines if line.part_id == "rtx-4090")
     assert gpu_line.quantity == 2
-    assert gpu_line.line_usd == pytest.approx(2 * 1599)
+    assert gpu_line.line_usd == pytest.approx(2 * 1599)  # NVIDIA's launch price
     assert gpu_line.origin == "catalog"
-    assert report.tco_usd is None
+    assert report.tco_usd == pytest.approx(
+        report.parts.total_usd + 3 * (report.electricity_usd_per_year or 0)
+    )
 
 
 def test_bundled_cloud_rates_are_dated_sourced_catalog_gpus() -> None:

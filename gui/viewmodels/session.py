@@ -1,0 +1,342 @@
+"""The one owner of the open document: an immutable ``Session`` and the edits to it.
+
+Every intent (a part chosen, a GPU count, a workload field, a build added, a fix applied)
+builds the next ``Session`` in one step, validates it like the file format does, and
+replaces the current one through the undo stack, so undo restores whole sessions.
+``session_changed`` is emitted once per change; every other view-model derives from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from pydantic import ValidationError
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from core.calc.fixes import PART_FIELDS, apply_fix
+from core.calc.platform.checks import pick_psu
+from core.catalog import Catalog
+from core.catalog.builds import default_build
+from core.errors import RigForgeError, validation_message
+from core.models.build import MAX_NAME, Build, DriveSelection
+from core.models.checks import Fix
+from core.models.parts import Category, Part
+from core.models.session import MAX_BUILDS, Session
+from core.models.settings import AnalysisSettings
+from core.models.workload import Architecture, Workload
+from core.workloads import find_preset, make_workload
+
+INT_FIELDS = {"gpu_count", "psu_count", "cpu_count", "memory_kits", "nvlink_bridges"}
+DEFAULT_PRESET = "resnet50-v1.5"
+
+MERGE_IDS: dict[str, int] = {}
+
+
+def merge_id(key: str) -> int:
+    """A stable command id for ``key`` so repeated edits of one field merge."""
+    return MERGE_IDS.setdefault(key, len(MERGE_IDS) + 1)
+
+
+def default_workload() -> Workload:
+    """ResNet-50 v1.5 training on ImageNet-1k for 90 epochs, batch 128 per GPU (bf16)."""
+    return make_workload(
+        find_preset(DEFAULT_PRESET),
+        batch_size=128,
+        precision="bf16",
+        dataset_samples=1_281_167,
+        target={"epochs": 90},
+    )
+
+
+class SessionCommand(QUndoCommand):
+    """Replace the whole session; undo puts the one before back."""
+
+    def __init__(
+        self,
+        text: str,
+        setter: Callable[[Session], None],
+        before: Session,
+        after: Session,
+        merge_key: str | None = None,
+    ) -> None:
+        super().__init__(text)
+        self._setter = setter
+        self.before = before
+        self.after = after
+        self._id = merge_id(merge_key) if merge_key else -1
+
+    def redo(self) -> None:
+        self._setter(self.after)
+
+    def undo(self) -> None:
+        self._setter(self.before)
+
+    def id(self) -> int:
+        return self._id
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        """Consecutive edits of one field (spin-box steps) undo as one."""
+        if not isinstance(other, SessionCommand) or other.id() != self.id() or self._id < 0:
+            return False
+        self.after = other.after
+        return True
+
+
+class SessionViewModel(QObject):
+    session_changed = Signal(object)
+    """Emitted with the new ``Session`` after it was replaced (edit, undo, open, select)."""
+    edit_rejected = Signal(str)
+    """An edit was refused; the message says why (nothing changed)."""
+
+    def __init__(self, catalog: Catalog, session: Session) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.undo_stack = QUndoStack(self)
+        self._session = session
+        self._custom: dict[str, Part] = {}
+
+    # -- state ----------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    @property
+    def build(self) -> Build:
+        return self._session.build
+
+    @property
+    def workload(self) -> Workload | None:
+        return self._session.workload
+
+    @property
+    def settings(self) -> AnalysisSettings:
+        return self._session.settings
+
+    def parts(self, category: str) -> tuple[Part, ...]:
+        """Catalog parts of ``category`` plus the custom parts defined this session."""
+        custom = tuple(p for p in self._custom.values() if p.category == category)
+        return custom + self.catalog.parts(cast(Category, category))
+
+    def part(self, part_id: str, category: Category) -> Part:
+        if part_id in self._custom:
+            return self._custom[part_id]
+        for _q, current in self.build.bill_of_materials():
+            if current.id == part_id:
+                return current
+        return self.catalog.get(part_id, category)
+
+    # -- replacing the session ----------------------------------------------------------
+
+    def _put(self, session: Session) -> None:
+        if session is not self._session:
+            self._session = session
+            self.session_changed.emit(session)
+
+    def reset(self, session: Session) -> None:
+        """A new document (opened, recovered, new): no undo across it."""
+        self.undo_stack.clear()
+        self._custom.clear()
+        self._put(session)
+
+    def replace(self, text: str, session: Session, merge_key: str | None = None) -> str | None:
+        """Make ``session`` current through the undo stack (no-op when nothing changed)."""
+        if session == self._session:
+            return None
+        self.undo_stack.push(SessionCommand(text, self._put, self._session, session, merge_key))
+        return None
+
+    def _updated(self, **fields: Any) -> Session | str:
+        try:
+            return Session.model_validate(self._session.model_dump() | fields)
+        except ValidationError as error:
+            return validation_message(error)
+
+    def _reject(self, message: str) -> str:
+        self.edit_rejected.emit(message)
+        return message
+
+    def select_build(self, index: int) -> None:
+        """Show build ``index``: navigation, not an edit (no undo entry, nothing to save)."""
+        if index != self._session.shown and 0 <= index < len(self._session.builds):
+            self._put(self._session.model_copy(update={"shown": index}))
+
+    # -- build intents ----------------------------------------------------------------------
+
+    def _with_build(self, build: Build, index: int | None = None) -> Session:
+        index = self._session.shown if index is None else index
+        builds = list(self._session.builds)
+        builds[index] = build
+        return self._session.model_copy(update={"builds": tuple(builds)})
+
+    def edit_build(
+        self, text: str, changes: dict[str, Any], merge_key: str | None = None
+    ) -> str | None:
+        """Change fields of the shown build (parts as objects); ``None`` or why not."""
+        fields = {**dict(self.build), **changes}
+        for name in INT_FIELDS & changes.keys():
+            fields[name] = int(fields[name])
+        try:
+            build = Build.model_validate(fields)
+        except ValidationError as error:
+            return self._reject(validation_message(error))
+        return self.replace(text, self._with_build(build), merge_key)
+
+    def set_part(self, field: str, part_id: str | None) -> str | None:
+        """Put part ``part_id`` (catalog or custom) in ``field``; ``None`` clears psu/case."""
+        try:
+            part = None if part_id is None else self.part(part_id, PART_FIELDS[field])
+        except RigForgeError as error:
+            return self._reject(str(error))
+        name = part.name if part is not None else "none"
+        return self.edit_build(f"Set {field} to {name}", {field: part})
+
+    def set_value(self, field: str, value: Any) -> str | None:
+        label = field.replace("_", " ")
+        return self.edit_build(f"Set {label} to {value}", {field: value}, f"build.{field}")
+
+    def set_drives(self, drives: tuple[DriveSelection, ...], text: str) -> str | None:
+        return self.edit_build(text, {"drives": drives})
+
+    def add_custom_part(self, part: Part) -> str | None:
+        """Remember a custom part and put it in the build (drives are added)."""
+        part = part.model_copy(update={"custom": True})
+        self._custom[part.id] = part
+        if part.category == "drive":
+            drives = (*self.build.drives, DriveSelection.model_validate({"drive": part}))
+            return self.set_drives(drives, f"Add custom drive {part.name}")
+        field = next(f for f, c in PART_FIELDS.items() if c == part.category)
+        return self.edit_build(f"Use custom {field} {part.name}", {field: part})
+
+    # -- workload and settings intents ------------------------------------------------------------
+
+    def edit_workload(
+        self, text: str, changes: dict[str, Any], merge_key: str | None = None
+    ) -> str | None:
+        current = self.workload or default_workload()
+        try:
+            workload = Workload.model_validate({**dict(current), **changes})
+        except ValidationError as error:
+            return self._reject(validation_message(error))
+        return self.set_workload(text, workload, merge_key)
+
+    def set_workload(
+        self, text: str, workload: Workload | None, merge_key: str | None = None
+    ) -> str | None:
+        return self.replace(
+            text, self._session.model_copy(update={"workload": workload}), merge_key
+        )
+
+    def set_preset(self, preset_id: str) -> str | None:
+        try:
+            preset = find_preset(preset_id)
+        except RigForgeError as error:
+            return self._reject(str(error))
+        keep = {"precision": self.workload.precision} if self.workload else {}
+        try:
+            workload = make_workload(preset, **keep)
+        except RigForgeError:
+            workload = make_workload(preset)
+        return self.set_workload(f"Workload {preset.name}", workload)
+
+    def set_architecture(self, name: str, architecture: Architecture) -> str | None:
+        """A custom model (size parameters or a Hugging Face config)."""
+        return self.edit_workload(
+            f"Custom model {name}", {"name": name, "preset_id": None, "architecture": architecture}
+        )
+
+    def set_settings(self, settings: AnalysisSettings) -> str | None:
+        """The document's analysis settings (circuit, electricity price, utilization)."""
+        return self.replace(
+            "Change settings", self._session.model_copy(update={"settings": settings})
+        )
+
+    def set_title(self, title: str, notes: str) -> str | None:
+        updated = self._updated(title=title, notes=notes)
+        if isinstance(updated, str):
+            return self._reject(updated)
+        return self.replace("Change title and notes", updated)
+
+    # -- fixes -------------------------------------------------------------------------------
+
+    def apply_fix(self, fix: Fix, text: str | None = None) -> str | None:
+        """Apply ``fix`` (its typed change to the shown build and the workload) as one edit."""
+        try:
+            build, workload = apply_fix(self.build, self.workload, fix, self.catalog)
+        except RigForgeError as error:
+            return self._reject(str(error))
+        session = self._with_build(build).model_copy(update={"workload": workload})
+        return self.replace(text or f"Apply fix: {fix.code.replace('_', ' ')}", session)
+
+    def size_psu(self) -> str | None:
+        """Choose the smallest catalog PSU that carries the build ("size it for me")."""
+        fix = pick_psu(self.build, self.settings, self.catalog)
+        if fix is None:
+            return self._reject("no catalog PSU (one or two units) carries this build")
+        return self.apply_fix(fix, "Size the PSU")
+
+    # -- several builds ------------------------------------------------------------------------
+
+    def add_build(self, build: Build | None = None) -> int | str:
+        """Add ``build`` (default: the bundled default build) and show it; its index."""
+        if len(self._session.builds) >= MAX_BUILDS:
+            return self._reject(f"a comparison holds at most {MAX_BUILDS} builds")
+        build = build or default_build(self.catalog)
+        names = {b.name for b in self._session.builds}
+        build = _named(build, _unique(build.name, names))
+        builds = (*self._session.builds, build)
+        session = self._session.model_copy(update={"builds": builds, "shown": len(builds) - 1})
+        self.replace(f"Add build {build.name}", session)
+        return len(builds) - 1
+
+    def duplicate_build(self, index: int) -> int | str:
+        """Copy build ``index`` as a variant right after it and show the copy."""
+        if len(self._session.builds) >= MAX_BUILDS:
+            return self._reject(f"a comparison holds at most {MAX_BUILDS} builds")
+        builds = self._session.builds
+        source = builds[index]
+        names = {b.name for b in builds}
+        copy = _named(source, _unique(f"{source.name} (copy)", names))
+        new = (*builds[: index + 1], copy, *builds[index + 1 :])
+        session = self._session.model_copy(update={"builds": new, "shown": index + 1})
+        self.replace(f"Duplicate {source.name}", session)
+        return index + 1
+
+    def remove_build(self, index: int) -> str | None:
+        """Remove build ``index``; a message when it is the last one."""
+        builds = self._session.builds
+        if len(builds) <= 1:
+            return self._reject("a comparison keeps at least one build")
+        new = builds[:index] + builds[index + 1 :]
+        shown = self._session.shown
+        shown = shown - 1 if shown > index else min(shown, len(new) - 1)
+        session = self._session.model_copy(update={"builds": new, "shown": shown})
+        return self.replace(f"Remove {builds[index].name}", session)
+
+    def rename_build(self, index: int, name: str) -> str | None:
+        name = name.strip()
+        build = self._session.builds[index]
+        if name == build.name:
+            return None
+        try:
+            renamed = Build.model_validate(dict(build) | {"name": name})
+        except ValidationError as error:
+            return self._reject(f"build name: {validation_message(error)}")
+        return self.replace(f"Rename {build.name}", self._with_build(renamed, index))
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``… when taken; never longer than a name may be."""
+    stem = name[: MAX_NAME - 4]
+    if name not in taken and len(name) <= MAX_NAME:
+        return name
+    n = 2
+    while f"{stem} {n}" in taken:
+        n += 1
+    return f"{stem} {n}"
+
+
+def _named(build: Build, name: str) -> Build:
+    return Build.model_validate(dict(build) | {"name": name})
