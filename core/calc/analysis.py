@@ -10,6 +10,7 @@ from __future__ import annotations
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
 from core.calc.memory import estimate_vram
+from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
@@ -109,7 +110,7 @@ def analyze(
     demand = None
     if workload is not None:
         try:
-            workload.check_gpu_count(build.gpu_count)
+            check_gpu_count(workload, build.gpu_count)
         except InvalidWorkload as error:
             extra.append(
                 Check(

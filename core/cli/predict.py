@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any, get_args
 
+from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         "tp_degree": args.tp,
     }
     workload = make_workload(find_preset(args.workload), **settings)
-    workload.check_gpu_count(args.count)
+    check_gpu_count(workload, args.count)
     host = None
     if args.pcie_gen or args.lanes or args.cpu_cores or args.storage_mb_s:
         link = HostLink(pcie_gen=args.pcie_gen or gpu.pcie_gen, lanes=args.lanes or gpu.pcie_lanes)

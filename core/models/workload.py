@@ -300,18 +300,3 @@ class Workload(Frozen):
         if self.task == "inference" and self.prompt_len is not None:
             return self.prompt_len + self.generated_len
         return self.seq_len or self.architecture.default_seq_len or 1
-
-    def check_gpu_count(self, gpu_count: int) -> None:
-        """Reject parallel settings the GPU count cannot host (raises ``InvalidWorkload``)."""
-        from core.errors import InvalidWorkload
-
-        if gpu_count < 1:
-            raise InvalidWorkload("GPU count must be at least 1")
-        if self.tp_degree > gpu_count:
-            raise InvalidWorkload(
-                f"tensor parallel degree {self.tp_degree} exceeds the {gpu_count} GPU(s)"
-            )
-        if gpu_count % self.tp_degree:
-            raise InvalidWorkload(
-                f"{gpu_count} GPUs do not split into tensor-parallel groups of {self.tp_degree}"
-            )

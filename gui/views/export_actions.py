@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import getpass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QLocale, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu
 
 from core.errors import RigForgeError
 from gui.pdf import BuildSheet, export_sheet, sheet_from_analyses
-
-if TYPE_CHECKING:
-    from gui.views.main_window import MainWindow
+from gui.viewmodels.root import ViewModels
 
 FILTERS = {"PDF, A4 (*.pdf)": "a4", "PDF, US Letter (*.pdf)": "letter"}
 
@@ -38,9 +36,16 @@ def _login_name() -> str:
 
 
 class ExportActions(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        view_models: ViewModels,
+        show_error: Callable[[str, str], None],
+    ) -> None:
         super().__init__(window)
         self._window = window
+        self._view_models = view_models
+        self._show_error = show_error
         self.export_action = QAction("&Export Build Sheet…", window)
         self.export_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_action.setStatusTip("Write the build(s), checks and charts to a PDF")
@@ -54,7 +59,7 @@ class ExportActions(QObject):
         self.export_dialog()
 
     def export_dialog(self) -> None:
-        document = self._window.document
+        document = self._view_models.document
         stem = document.path.stem if document.path else "build-sheet"
         start = str((document.path.parent if document.path else Path.home()) / f"{stem}.pdf")
         filters = list(FILTERS)
@@ -69,10 +74,10 @@ class ExportActions(QObject):
 
     def sheet(self) -> BuildSheet:
         """The window's builds (the one on screen first), as the window analyses them."""
-        window = self._window
-        session_vm = window.session_view_model
+        vms = self._view_models
+        session_vm = vms.session
         session = session_vm.session
-        cache = window.view_models.cache
+        cache = vms.cache
         analyses = [cache.analysis(b, session.workload, session.settings) for b in session.builds]
         return sheet_from_analyses(
             analyses,
@@ -82,7 +87,7 @@ class ExportActions(QObject):
             notes=session.notes,
             author=_login_name(),
             workload_origin="the workload editor",
-            money=window.settings_view_model.money,
+            money=vms.settings.money,
         )
 
     def export_to(self, path: Path, paper: str = "a4") -> bool:
@@ -91,7 +96,7 @@ class ExportActions(QObject):
             export_sheet(path, self.sheet(), paper)
         except RigForgeError as error:
             QGuiApplication.restoreOverrideCursor()
-            self._window.file_actions.show_error("Cannot export the build sheet", str(error))
+            self._show_error("Cannot export the build sheet", str(error))
             return False
         QGuiApplication.restoreOverrideCursor()
         self._window.statusBar().showMessage(f"Exported the build sheet to {path}", 8000)

@@ -81,7 +81,9 @@ class MainWindow(QMainWindow):
         )
         self.setCentralWidget(self.workspace)
         self.file_actions = FileActions(self, self.document)
-        self.export_actions = ExportActions(self)
+        self.export_actions = ExportActions(
+            self, view_models, lambda title, text: self.file_actions.show_error(title, text)
+        )
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)

@@ -24,6 +24,7 @@ from core.calc.memory.components import (
     kv_cache_bytes,
     model_state_bytes,
 )
+from core.calc.parallel import check_gpu_count
 from core.models.memory import VramBreakdown
 from core.models.workload import Workload
 
@@ -38,7 +39,7 @@ def vram_breakdown(workload: Workload, gpu_count: int) -> VramBreakdown:
     (activations, KV cache): allocator rounding plus one layer's backward gradients,
     bounded by Lambda's published batch sizes (``FRAGMENTATION_FRACTION``).
     """
-    workload.check_gpu_count(gpu_count)
+    check_gpu_count(workload, gpu_count)
     states = model_state_bytes(workload, gpu_count)
     act = activation_bytes(workload)
     kv = kv_cache_bytes(workload)

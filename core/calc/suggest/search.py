@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from core.calc.analysis import analyze
 from core.calc.memory import estimate_vram
+from core.calc.parallel import check_gpu_count
 from core.calc.performance.profile import profile_from_workload
 from core.calc.platform.power import DIMM_W, gpu_transient, psu_excursion_tolerance
 from core.calc.suggest.rank import Candidate, pareto_indices, pick_spread, reasons_for
@@ -96,7 +97,7 @@ def suggest(
             per_platform = [len(p.memory) * len(psus) for p in plats]
             considered += sum(per_platform)
             try:
-                workload.check_gpu_count(count)
+                check_gpu_count(workload, count)
             except InvalidWorkload:
                 skipped["impossible"] += sum(per_platform)
                 continue

@@ -8,8 +8,10 @@ import pytest
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.cli import main
-from core.files.io import save_file
+from core.files.io import open_file, save_file
+from core.models.common import Price
 from core.models.session import Session
+from core.prices.currency import load_currency_table
 
 CATALOG = load_catalog()
 
@@ -55,3 +57,68 @@ def test_bad_file_gives_message_not_traceback(
     path.write_text('{"format": "rigforge", "version": 2, "builds": [')
     assert main(["check", str(path)]) == 2
     assert "broken.json" in capsys.readouterr().err
+
+
+def test_price_overrides_reach_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overrides = tmp_path / "overrides.json"
+    main(["prices", "set", "rtx-4090", "1234", "--overrides", str(overrides)])
+    capsys.readouterr()
+    main(["check", "--default", "--json", "--overrides", str(overrides)])
+    (build,) = json.loads(capsys.readouterr().out)["builds"]
+    line = next(x for x in build["cost"]["lines"] if x["part_id"] == "rtx-4090")
+    assert line["unit_usd"] == 1234.0 and line["origin"] == "override"
+    assert build["cost"]["total_usd"] == pytest.approx(
+        sum(x["line_usd"] for x in build["cost"]["lines"])
+    )
+
+
+def test_cost_json_keys_and_an_unpriced_part(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build = default_build(CATALOG)
+    gpu = build.gpu.model_copy(update={"price": Price(usd=None, kind="unknown", source="none")})
+    path = tmp_path / "unpriced.json"
+    save_file(path, Session(builds=(build.model_copy(update={"gpu": gpu}),)))
+    main(["check", str(path), "--workload", "resnet50-v1.5", "--json"])
+    cost = json.loads(capsys.readouterr().out)["builds"][0]["cost"]
+    assert cost["total_usd"] is None  # never the other parts' sum
+    assert cost["unpriced_parts"] == ["rtx-4090"]
+    assert cost["per_throughput_usd"] is None
+
+
+def test_currency_option_converts_and_names_its_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--default", "--currency", "EUR"])
+    out = capsys.readouterr().out
+    table = load_currency_table()
+    assert "€" in out and "$" not in out.split("Parts total:")[1].splitlines()[0]
+    assert table.as_of.isoformat() in out
+
+
+def test_apply_fix_writes_the_changed_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build = default_build(CATALOG).model_copy(update={"psu": None})
+    path = tmp_path / "no-psu.json"
+    save_file(path, Session(builds=(build,)))
+    out_path = tmp_path / "fixed.json"
+    main(["check", str(path), "--apply-fix", "power.psu", "-o", str(out_path)])
+    out = capsys.readouterr().out
+    assert "applied use" in out and f"wrote {out_path}" in out
+    fixed = open_file(out_path, CATALOG).session.build
+    assert fixed.psu is not None  # the PSU the check proposed is now in the build
+    assert open_file(path, CATALOG).session.build.psu is None  # the input is untouched
+    main(["check", str(out_path), "--json"])
+    after = json.loads(capsys.readouterr().out)["builds"][0]
+    psu_check = next(c for c in after["checks"] if c["id"] == "power.psu")
+    assert psu_check["severity"] in ("pass", "warn")
+
+
+def test_apply_fix_of_an_advice_only_check_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "b.json"
+    save_file(path, Session(builds=(default_build(CATALOG),)))
+    before = path.read_bytes()
+    assert main(["check", str(path), "--apply-fix", "power.summary"]) == 1
+    assert "has no fix to apply" in capsys.readouterr().out
+    assert path.read_bytes() == before

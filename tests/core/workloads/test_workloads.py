@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from core.calc.parallel import check_gpu_count
 from core.errors import InvalidWorkload, LookupFailed
 from core.workloads import architecture_from_hf_config, find_preset, load_hf_config, make_workload
 
@@ -65,7 +66,7 @@ def test_qlora_fp32_rejected() -> None:
 def test_tp_larger_than_gpus_rejected() -> None:
     workload = make_workload(find_preset("Llama-2 7B"), tp_degree=4)
     with pytest.raises(InvalidWorkload, match="exceeds"):
-        workload.check_gpu_count(2)
+        check_gpu_count(workload, 2)
 
 
 def test_lora_on_cnn_rejected() -> None:
