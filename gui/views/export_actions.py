@@ -8,8 +8,8 @@ under a wait cursor; the chart widgets it draws with must live there anyway.
 from __future__ import annotations
 
 import getpass
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
