@@ -14,12 +14,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_lint() -> None:
-    result = run("ruff", "check", "core", "gui", "tests", "benchmarks")
+    result = run("ruff", "check", "core", "gui", "tests", "benchmarks", "tools")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format() -> None:
-    result = run("ruff", "format", "--check", "core", "gui", "tests", "benchmarks")
+    result = run("ruff", "format", "--check", "core", "gui", "tests", "benchmarks", "tools")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

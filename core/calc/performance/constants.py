@@ -1,7 +1,7 @@
 """Global constants of the performance model: a handful, fitted once on all calibration rows.
 
 None of them is per GPU or per benchmark row. The fitted ones come from
-``benchmarks/fit_throughput.py`` (log-error least squares over the bundled
+``tools/fit/fit_throughput.py`` (log-error least squares over the bundled
 ``resources/benchmarks/throughput_calibration.csv``); the measured ones cite their source.
 See docs/performance-model.md for the fit and the validation figures it reaches.
 """
@@ -88,7 +88,7 @@ FITTED = ThroughputConstants(
     host_staging_factor=0.5,
     overlap_fraction=0.4741,
 )
-"""Output of benchmarks/fit_throughput.py on the bundled calibration set (1,673 rows)."""
+"""Output of tools/fit/fit_throughput.py on the bundled calibration set (1,673 rows)."""
 
 FIT_INFO = (
     "scipy least_squares, soft-L1 log error, 1673 rows of throughput_calibration.csv "

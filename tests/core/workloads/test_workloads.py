@@ -140,8 +140,8 @@ def test_hf_bad_field_named(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_full_softmax_presets_match_their_derivation() -> None:
-    """presets.json holds what benchmarks/derive_txl_full_softmax.py derives."""
-    from benchmarks.derive_txl_full_softmax import derive
+    """presets.json holds what tools/derive/derive_txl_full_softmax.py derives."""
+    from tools.derive.derive_txl_full_softmax import derive
 
     derived = derive()
     for size in ("base", "large"):

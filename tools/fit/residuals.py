@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.calc.performance.constants import FITTED, ThroughputConstants
 from core.calc.performance.roofline import gpu_step_time

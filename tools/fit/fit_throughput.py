@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import least_squares
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from core.calc.performance.constants import FITTED, ThroughputConstants
 from core.catalog import load_catalog
