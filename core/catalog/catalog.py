@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from core.errors import CatalogError, LookupFailed
 from core.models.cost import PriceOrigin
@@ -94,17 +94,6 @@ class Catalog:
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise LookupFailed(f"no {kind} named {name!r} in the catalog{hint}")
-
-    def find(
-        self, category: Category, predicate: Callable[[Any], bool] | None = None, **equal: Any
-    ) -> tuple[Part, ...]:
-        """Parts of ``category`` whose attributes equal ``equal`` and pass ``predicate``."""
-        return tuple(
-            p
-            for p in self.parts(category)
-            if all(getattr(p, k, None) == v for k, v in equal.items())
-            and (predicate is None or predicate(p))
-        )
 
     def _typed(self, name: str, category: Category, cls: type[P]) -> P:
         part = self.get(name, category)

@@ -115,8 +115,4 @@ def update_prices(
     return UpdateResult(status=status, prices=prices, report=report, url=url)
 
 
-def clear_cache(cache_dir: Path) -> None:
-    (Path(cache_dir) / CACHE_FILE).unlink(missing_ok=True)
-
-
 __all__ = ["CACHE_FILE", "FeedCache", "cached_prices", "read_cache", "update_prices"]

@@ -253,12 +253,6 @@ class SessionViewModel(QObject):
             "Change settings", self._session.model_copy(update={"settings": settings})
         )
 
-    def set_title(self, title: str, notes: str) -> str | None:
-        updated = self._updated(title=title, notes=notes)
-        if isinstance(updated, str):
-            return self._reject(updated)
-        return self.replace("Change title and notes", updated)
-
     # -- fixes -------------------------------------------------------------------------------
 
     def apply_fix(self, fix: Fix, text: str | None = None) -> str | None:

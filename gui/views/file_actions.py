@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QProgressDialog
 
 from core.files.fetch import FetchLimits
+from core.models.session import Session
 from gui.viewmodels.document import DocumentViewModel
 from gui.views import dialogs
 from gui.workers.url_loader import UrlLoader
@@ -23,8 +24,14 @@ FILE_FILTER = "RigForge files (*.json *.rigforge);;All files (*)"
 
 
 class FileActions(QObject):
-    def __init__(self, window: QMainWindow, document: DocumentViewModel) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        document: DocumentViewModel,
+        new_session: Callable[[], Session],
+    ) -> None:
         super().__init__(window)
+        self._new_session = new_session
         self._window = window
         self.document = document
         self.url_limits = FetchLimits()
@@ -33,6 +40,7 @@ class FileActions(QObject):
         self.message_box: QMessageBox | None = None
         """The last error shown (kept so tests and callers can read it)."""
 
+        self.new_action = self._action("&New", QKeySequence.StandardKey.New, self.new_document)
         self.open_action = self._action("&Open…", QKeySequence.StandardKey.Open, self.open_dialog)
         self.open_url_action = self._action(
             "Open from &URL…", QKeySequence("Ctrl+L"), self.open_url_dialog
@@ -58,6 +66,7 @@ class FileActions(QObject):
         return action
 
     def install(self, menu: QMenu) -> None:
+        menu.addAction(self.new_action)
         menu.addAction(self.open_action)
         menu.addMenu(self.recent_menu)
         menu.addAction(self.open_url_action)
@@ -66,7 +75,15 @@ class FileActions(QObject):
         menu.addAction(self.save_as_action)
         menu.addSeparator()
 
-    # -- open ----------------------------------------------------------------
+    # -- new and open ------------------------------------------------------------
+
+    def new_document(self) -> bool:
+        """The default build and workload, with your defaults for new documents."""
+        if not self.maybe_save():
+            return False
+        self.document.new_document(self._new_session())
+        self._window.statusBar().showMessage("New document on the default build", 5000)
+        return True
 
     def open_dialog(self) -> None:
         if not self.maybe_save():

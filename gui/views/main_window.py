@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from core.models.analysis import Analysis
 from gui.charts.panel import ChartsPanel
 from gui.theme import apply_theme
-from gui.viewmodels.root import ViewModels
+from gui.viewmodels.root import ViewModels, new_session
 from gui.viewmodels.settings import AppSettings
 from gui.views.about_dialog import AboutDialog
 from gui.views.build_editor import BuildEditorPanel
@@ -80,7 +80,9 @@ class MainWindow(QMainWindow):
             view_models.comparison, view_models.suggest, self.splitter, settings
         )
         self.setCentralWidget(self.workspace)
-        self.file_actions = FileActions(self, self.document)
+        self.file_actions = FileActions(
+            self, self.document, lambda: new_session(session.catalog, settings)
+        )
         self.export_actions = ExportActions(
             self, view_models, lambda title, text: self.file_actions.show_error(title, text)
         )

@@ -156,3 +156,18 @@ def test_clean_close_removes_autosave(window: MainWindow, monkeypatch: pytest.Mo
     monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda _parent, _name: "discard")
     assert window.close()
     assert not autosave.pending()
+
+
+def test_new_asks_about_changes_then_starts_from_the_defaults(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = window.session_view_model.session
+    put_build(window, edited(window.session_view_model.build))
+    monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda *_a: "cancel")
+    assert not window.file_actions.new_document()  # "Cancel" keeps the edit
+    assert window.document.dirty
+    monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda *_a: "discard")
+    window.file_actions.new_action.trigger()
+    assert window.session_view_model.session == first
+    assert not window.document.dirty and window.document.path is None
+    assert not window.session_view_model.undo_stack.canUndo()

@@ -64,8 +64,6 @@ class ThroughputConstants(Frozen):
     eta_pcie_h2d: Fraction = 0.88
     """Source: stas00/ml-engineering network/README.md nvbandwidth, 8x H200 on PCIe 5.0 x16,
     host->device 55.43 GB/s = 88% of the 63 GB/s per-direction spec."""
-    tf32_default_on: bool = True
-    """NGC PyTorch containers enable TF32 for convolutions and matmuls by default."""
 
 
 FITTED = ThroughputConstants(
@@ -89,8 +87,3 @@ FITTED = ThroughputConstants(
     overlap_fraction=0.4741,
 )
 """Output of tools/fit/fit_throughput.py on the bundled calibration set (1,673 rows)."""
-
-FIT_INFO = (
-    "scipy least_squares, soft-L1 log error, 1673 rows of throughput_calibration.csv "
-    "(shared data snapshot), refitted with the GEMM-shape, score-traffic and per-layer terms"
-)
