@@ -49,7 +49,7 @@ def measure() -> dict[str, dict[str, float]]:
         window.resize(1600, 1000)
         window.show()
         app.processEvents()
-        vm = window.analysis_view_model
+        vm = window.session_view_model
         gpus = [p.id for p in vm.catalog.parts("gpu")][:6]
         edits = {
             "GPU count": lambda i: window.build_editor.gpu_count.setValue(1 + i % 4),
@@ -71,7 +71,7 @@ def measure() -> dict[str, dict[str, float]]:
                 "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
                 "max_ms": round(times[-1], 1),
             }
-        window.document.set_dirty(False)
+        window.document.new_document(window.session_view_model.session)  # nothing to ask
         window.close()
     return figures
 

@@ -4,8 +4,8 @@ Each run is a fresh process (``python -m gui --selftest-first-paint``, offscreen
 the time is from just before the process is spawned to the end of the main
 window's first paint pass, read from the system-wide monotonic clock that both
 processes share. The baseline is the same measurement for a script that shows
-an empty ``QMainWindow`` with nothing else imported, so the difference is what
-RigForge itself costs. Runs alternate between the two so that a slow spell of
+a ``QMainWindow`` holding one pyqtgraph ``PlotWidget`` (PySide6 and pyqtgraph with numpy
+imported, nothing else), so the difference is what RigForge itself costs. Runs alternate between the two so that a slow spell of
 the machine hits both. Settings and autosave go to a temporary folder.
 
 Run: .venv/bin/python benchmarks/bench_startup.py [runs]
@@ -28,6 +28,7 @@ RUNS = 5
 
 BARE_WINDOW = """
 import json, sys, time
+import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 
@@ -47,6 +48,9 @@ class FirstPaint(QObject):
 first_paint = FirstPaint()
 app.installEventFilter(first_paint)
 window = QMainWindow()
+plot = pg.PlotWidget()
+plot.plot([1, 2, 3], [1, 4, 9])
+window.setCentralWidget(plot)
 window.resize(1400, 900)
 window.show()
 sys.exit(app.exec())
@@ -76,6 +80,7 @@ def measure(runs: int = RUNS) -> dict[str, Any]:
             "QT_QPA_PLATFORM": "offscreen",
             "XDG_CONFIG_HOME": str(Path(home) / "config"),
             "XDG_DATA_HOME": str(Path(home) / "data"),
+            "XDG_CACHE_HOME": str(Path(home) / "cache"),
             "PYTHONPATH": str(ROOT),
         }
         app_command = [sys.executable, "-m", "gui", "--selftest-first-paint"]

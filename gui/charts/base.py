@@ -35,7 +35,8 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
-        self.getPlotItem().showGrid(x=True, y=False, alpha=0.25)
+        # No grid lines by default: an axis draws them across the whole plot, which
+        # doubles the paint time of every chart whose range changes on an edit.
         self.getPlotItem().setContentsMargins(2, 2, 14, 2)  # room for the last tick label
         # Axes, title and legend are text-heavy and change far less often than the
         # data: cache them as pixmaps so a repaint blits them instead of re-laying out
@@ -74,6 +75,20 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend = legend
         return legend
+
+    def set_range(
+        self, x: tuple[float, float] | None = None, y: tuple[float, float] | None = None
+    ) -> None:
+        """Set the view range only when it changes (each change re-lays out the axis)."""
+        shown = getattr(self, "_range", {})
+        plot = self.getPlotItem()
+        if x is not None and shown.get("x") != x:
+            plot.setXRange(*x, padding=0)
+            shown["x"] = x
+        if y is not None and shown.get("y") != y:
+            plot.setYRange(*y, padding=0)
+            shown["y"] = y
+        self._range = shown
 
     @property
     def limit_colour(self) -> str:

@@ -63,6 +63,6 @@ class CompareCostBarsChart(BaseChart):
         currency = money.currency
         self.getPlotItem().setLabel("bottom", f"{currency} per {unit}" if unit else currency)
         if n:
-            self.getPlotItem().setYRange(-0.6, n - 0.4, padding=0)
+            self.set_range(y=(-0.6, n - 0.4))
             widest = max(money.amount(b.usd_per_unit) for b in ordered)
             self.getPlotItem().setXRange(0, widest * 1.05)

@@ -65,10 +65,9 @@ class CompareLimitsChart(BaseChart):
             )
         bar_labels(self, [b.label for b in bars])
         shares = [v for b in bars for v in (b.vram_share, b.power_share) if v is not None]
-        plot = self.getPlotItem()
-        plot.setXRange(0, max([100.0, *(s * 100 for s in shares)]) * 1.08, padding=0)
+        self.set_range(x=(0, max([100.0, *(s * 100 for s in shares)]) * 1.08))
         if n:
-            plot.setYRange(-0.6, n - 0.4, padding=0)
+            self.set_range(y=(-0.6, n - 0.4))
 
     def set_theme(self, theme: str) -> None:
         super().set_theme(theme)

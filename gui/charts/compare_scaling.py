@@ -63,4 +63,4 @@ class CompareScalingChart(BaseChart):
         plot.setLabel("left", unit or "throughput")
         xs = [g for s in series for g in s.gpus]
         if xs:
-            plot.setXRange(0.8, max(xs) + 0.2, padding=0)
+            self.set_range(x=(0.8, max(xs) + 0.2))

@@ -67,5 +67,5 @@ class CostBarsChart(BaseChart):
         plot = self.getPlotItem()
         plot.setLabel("bottom", f"{currency} per {unit}")
         widest = max((b.usd_per_unit for b in bars), default=0.0)
-        plot.setXRange(0, widest * 1.08 or 1.0, padding=0)
-        plot.setYRange(-0.6, max(count, 1) - 0.4, padding=0)
+        self.set_range(x=(0, widest * 1.08 or 1.0))
+        self.set_range(y=(-0.6, max(count, 1) - 0.4))

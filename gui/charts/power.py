@@ -38,7 +38,7 @@ class PowerChart(BaseChart):
         self.excursion_line = self._limit("PSU spike limit", 0.6, Qt.PenStyle.DotLine)
         self.circuit_line = self._limit("circuit", 0.35, Qt.PenStyle.DashDotLine)
         bar_labels(self, list(ROWS))
-        plot.setYRange(-0.5, 2.9, padding=0)
+        self.set_range(y=(-0.5, 2.9))
         self.setToolTip(
             "Steady DC draw per component (GPUs at their power limit or board power, CPU at "
             "its sustained power, DIMMs, drives, board and fans as stated assumptions); "
@@ -79,4 +79,4 @@ class PowerChart(BaseChart):
                 limits.append(limit)
         self.circuit_line.setValue(budget.circuit_continuous_w)
         self.values.update(peak=budget.peak_dc_w, wall=budget.wall_w or 0.0)
-        self.getPlotItem().setXRange(0, nice_ceiling(max(limits) * 1.05), padding=0)
+        self.set_range(x=(0, nice_ceiling(max(limits) * 1.05)))

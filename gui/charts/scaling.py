@@ -64,6 +64,10 @@ class ScalingChart(BaseChart):
         if result.unit != self.unit:
             self.unit = result.unit
             self.getPlotItem().setLabel("left", result.unit)
-        plot = self.getPlotItem()
-        plot.setXRange(0.8, max(xs) + 0.2, padding=0)
-        plot.setYRange(0, nice_ceiling(max(one * x for x in xs) * 1.05), padding=0)
+        most = int(max(xs))
+        if most != getattr(self, "_ticks_for", None):  # whole GPUs only: no "1.2 GPUs"
+            step = 1 if most <= 10 else 2
+            ticks = [(float(n), str(n)) for n in range(1, most + 1, step)]
+            self.getPlotItem().getAxis("bottom").setTicks([ticks, []])
+            self._ticks_for = most
+        self.set_range(x=(0.8, max(xs) + 0.2), y=(0, nice_ceiling(max(one * x for x in xs) * 1.05)))

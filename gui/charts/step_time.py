@@ -34,7 +34,7 @@ class StepTimeChart(BaseChart):
         )
         self.getPlotItem().addItem(self.bars)
         bar_labels(self, [label for _field, label in STEP_PARTS])
-        self.getPlotItem().setYRange(-0.6, count - 0.4, padding=0)
+        self.set_range(y=(-0.6, count - 0.4))
         self.setToolTip(
             "Roofline step time: each operation class takes max(FLOPs / peak tensor rate, "
             "bytes / memory bandwidth); data loading, host-to-device copies and gradient "
@@ -50,4 +50,4 @@ class StepTimeChart(BaseChart):
             self.values_ms[field] = value
             widths.append(value)
         self.bars.setOpts(width=widths)
-        self.getPlotItem().setXRange(0, nice_ceiling(max(widths) * 1.05), padding=0)
+        self.set_range(x=(0, nice_ceiling(max(widths) * 1.05)))

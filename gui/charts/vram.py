@@ -41,7 +41,7 @@ class VramChart(BaseChart):
         )
         plot.addItem(self.capacity_line)
         plot.getAxis("left").setTicks([[(0.0, "per GPU")], []])
-        plot.setYRange(-0.6, 0.9, padding=0)
+        self.set_range(y=(-0.6, 0.9))
         self.setToolTip(
             "Per-GPU memory = weights + gradients + optimizer state + activations + KV cache "
             "+ CUDA context/framework + workspace/fragmentation. Model states follow ZeRO "
@@ -60,4 +60,4 @@ class VramChart(BaseChart):
             start += value
         capacity = vram.capacity_gib if vram is not None else 0.0
         self.capacity_line.setValue(capacity)
-        self.getPlotItem().setXRange(0, nice_ceiling(max(start, capacity) * 1.05), padding=0)
+        self.set_range(x=(0, nice_ceiling(max(start, capacity) * 1.05)))
