@@ -28,7 +28,7 @@ def main() -> int:
 
     def analysis() -> None:
         if estimate_vram is not None:
-            estimate_vram(workload, float(gpu.vram_gb), 8)
+            estimate_vram(workload, float(gpu.vram_gib), 8)
         estimate_throughput(profile_from_workload(workload), gpu, 8, FITTED)
 
     runs = 2000

@@ -5,8 +5,9 @@ the time is from just before the process is spawned to the end of the main
 window's first paint pass, read from the system-wide monotonic clock that both
 processes share. The baseline is the same measurement for a script that shows
 a ``QMainWindow`` holding one pyqtgraph ``PlotWidget`` (PySide6 and pyqtgraph with numpy
-imported, nothing else), so the difference is what RigForge itself costs. Runs alternate between the two so that a slow spell of
-the machine hits both. Settings and autosave go to a temporary folder.
+imported, nothing else), so the difference is what RigForge itself costs. Runs
+alternate between the two so that a slow spell of the machine hits both. Settings and
+autosave go to a temporary folder.
 
 Run: .venv/bin/python benchmarks/bench_startup.py [runs]
 """

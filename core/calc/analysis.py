@@ -121,7 +121,7 @@ def analyze(
                 )
             )
         else:
-            vram = estimate_vram(workload, build.gpu.vram_gb, build.gpu_count)
+            vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
             extra.append(_vram_check(vram))
             throughput = _throughput(build, workload, assignment)
             demand = _demand(workload, vram, throughput)

@@ -38,7 +38,7 @@ def _gpu_vram_gib(name: str) -> float:
     from core.catalog import load_catalog  # type: ignore[import-not-found,unused-ignore]
 
     gpu = load_catalog().gpu(name)
-    return float(gpu.vram_gb)  # marketed GB are binary for NVIDIA/AMD (parts.GPU docs)
+    return float(gpu.vram_gib)  # marketed GB are binary for NVIDIA/AMD (parts.GPU docs)
 
 
 def _workload(args: argparse.Namespace) -> Any:

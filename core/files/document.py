@@ -1,4 +1,4 @@
-"""The RigForge file format (JSON), version 2.
+"""The RigForge file format (JSON), version 3.
 
 A document holds one build or a comparison of several, the workload, the
 settings that change results, a title and notes. Each part is stored as its
@@ -21,7 +21,7 @@ from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
 
 FORMAT_NAME = "rigforge"
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 
 P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case)
 
@@ -59,7 +59,7 @@ class Document(Frozen):
     """The whole file, as written by this version of RigForge."""
 
     format: Literal["rigforge"] = "rigforge"
-    version: Literal[2] = 2
+    version: Literal[3] = 3
     kind: Literal["build", "comparison"] = "build"
     title: Annotated[str, Field(max_length=MAX_TITLE)] = ""
     notes: Annotated[str, Field(max_length=MAX_NOTES)] = ""
@@ -75,6 +75,6 @@ def json_schema() -> dict[str, Any]:
     """JSON Schema of the current format, generated from the models."""
     schema = Document.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://rigforge.invalid/schema/rigforge-2.json"
-    schema["title"] = "RigForge build file, version 2"
+    schema["$id"] = "https://rigforge.invalid/schema/rigforge-3.json"
+    schema["title"] = "RigForge build file, version 3"
     return schema

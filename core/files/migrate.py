@@ -7,6 +7,9 @@ Version history:
 2. ``builds`` (one or several, ``kind`` build/comparison); each part is
    ``{"id": ..., "snapshot": {...}}``; drives as ``{"part": ref, "count": n}``;
    ``baseline`` and ``app_version``.
+3. Snapshot keys say the unit they hold: a GPU's ``vram_gb``, a memory kit's
+   ``module_gb`` and a CPU's or board's ``max_memory_gb`` were binary gigabytes and are
+   now ``vram_gib``, ``module_gib`` and ``max_memory_gib`` (same numbers).
 
 Each step is a pure function from the dict of version N to version N + 1.
 """
@@ -45,7 +48,43 @@ def _v1_to_v2(doc: Raw) -> Raw:
     return doc
 
 
-STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2}
+_GIB_KEYS = {"vram_gb": "vram_gib", "module_gb": "module_gib", "max_memory_gb": "max_memory_gib"}
+
+
+def _gib_keys(snapshot: Any) -> Any:
+    if not isinstance(snapshot, dict):
+        return snapshot
+    return {_GIB_KEYS.get(k, k): v for k, v in snapshot.items()}
+
+
+def _v2_to_v3(doc: Raw) -> Raw:
+    builds = doc.get("builds")
+    if isinstance(builds, list):
+        upgraded = []
+        for record in builds:
+            if isinstance(record, dict):
+                record = dict(record)
+                for key in _PART_KEYS:
+                    ref = record.get(key)
+                    if isinstance(ref, dict) and "snapshot" in ref:
+                        record[key] = ref | {"snapshot": _gib_keys(ref["snapshot"])}
+                drives = record.get("drives")
+                if isinstance(drives, list):
+                    record["drives"] = [
+                        d | {"part": d["part"] | {"snapshot": _gib_keys(d["part"]["snapshot"])}}
+                        if isinstance(d, dict)
+                        and isinstance(d.get("part"), dict)
+                        and "snapshot" in d["part"]
+                        else d
+                        for d in drives
+                    ]
+            upgraded.append(record)
+        doc["builds"] = upgraded
+    doc["version"] = 3
+    return doc
+
+
+STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``STEPS[n]`` turns a version-n document into version n + 1."""
 
 

@@ -67,8 +67,8 @@ class Build(Frozen):
         return sum(d.count for d in self.drives)
 
     @property
-    def memory_gb(self) -> float:
-        return self.memory.capacity_gb * self.memory_kits
+    def memory_gib(self) -> float:
+        return self.memory.capacity_gib * self.memory_kits
 
     @property
     def dimm_count(self) -> int:

@@ -23,7 +23,7 @@ PriceKind = Literal["msrp", "street", "used", "unknown"]
 class Frozen(BaseModel):
     """Base of every core model: immutable, strict about unknown keys."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 
 
 class Price(Frozen):

@@ -89,7 +89,7 @@ class GPU(Part):
     vendor: Literal["NVIDIA", "AMD", "Intel"]
     architecture: Architecture
     chip: str | None = None
-    vram_gb: PositiveFloat
+    vram_gib: PositiveFloat
     """Marketed memory size; NVIDIA and AMD market binary gigabytes (24 GB = 24 GiB)."""
     memory_type: str | None = None
     memory_bandwidth_gb_s: PositiveFloat
@@ -146,7 +146,7 @@ class CPU(Part):
     memory_channels: Annotated[int, Field(ge=1, le=24)]
     memory_types: Annotated[tuple[MemoryType, ...], Field(min_length=1)]
     dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
-    max_memory_gb: PositiveFloat | None
+    max_memory_gib: PositiveFloat | None
     ecc: bool | None = None
     base_power_w: PositiveFloat | None
     """TDP / processor base power."""
@@ -197,7 +197,7 @@ class Motherboard(Part):
     memory_type: MemoryType
     dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
     memory_slots: Annotated[int, Field(ge=1, le=32)]
-    max_memory_gb: PositiveFloat | None
+    max_memory_gib: PositiveFloat | None
     pcie_slots: Annotated[tuple[PcieSlot, ...], Field(min_length=1)]
     m2_slots: tuple[M2Slot, ...] = ()
     slot_positions_sourced: bool = True
@@ -228,13 +228,13 @@ class MemoryKit(Part):
     memory_type: MemoryType
     dimm_type: DimmType
     modules: Annotated[int, Field(ge=1, le=16)]
-    module_gb: PositiveFloat
+    module_gib: PositiveFloat
     speed_mt_s: Annotated[int, Field(ge=800, le=20000)]
     ecc: bool
 
     @property
-    def capacity_gb(self) -> float:
-        return self.modules * self.module_gb
+    def capacity_gib(self) -> float:
+        return self.modules * self.module_gib
 
 
 class Drive(Part):

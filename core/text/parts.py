@@ -28,7 +28,7 @@ def key_specs(part: Part) -> str:
     """The specs a buyer compares first, unknown values named as such."""
     if isinstance(part, GPU):
         return (
-            f"{fmt_num(part.vram_gb, 'GB')} {part.memory_type or ''}, "
+            f"{fmt_num(part.vram_gib, 'GB')} {part.memory_type or ''}, "
             f"{fmt_num(part.memory_bandwidth_gb_s, 'GB/s')}, "
             f"{fmt_num(part.board_power_w, 'W')}, PCIe {part.pcie_gen}.0 x{part.pcie_lanes}"
         ).replace("  ", " ")
@@ -44,7 +44,7 @@ def key_specs(part: Part) -> str:
         )
     if isinstance(part, MemoryKit):
         return (
-            f"{part.modules} × {fmt_num(part.module_gb, 'GB')} {part.memory_type}-"
+            f"{part.modules} × {fmt_num(part.module_gib, 'GB')} {part.memory_type}-"
             f"{part.speed_mt_s} {part.dimm_type}{' ECC' if part.ecc else ''}"
         )
     if isinstance(part, Drive):

@@ -6,7 +6,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QWidget
 
 SERIES_COLOURS = (
     "#4e79a7",
@@ -44,6 +44,10 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
         plot = self.getPlotItem()
         for item in (plot.getAxis("left"), plot.getAxis("bottom"), plot.titleLabel):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # The charts draw no shapes that need the painter restored between items or
+        # antialiasing margins around them: skipping both shortens every repaint.
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing, True)
         self.theme = "light"
         self.set_theme("light")
 
@@ -89,6 +93,11 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
             plot.setYRange(*y, padding=0)
             shown["y"] = y
         self._range = shown
+
+    def settle(self) -> None:
+        """Apply new ranges now rather than at the next paint: pyqtgraph otherwise moves
+        its view while painting and paints the chart a second time."""
+        self.getPlotItem().getViewBox().prepareForPaint()
 
     @property
     def limit_colour(self) -> str:

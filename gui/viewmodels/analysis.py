@@ -40,7 +40,7 @@ class AnalysisViewModel(QObject):
 
     def _on_session_changed(self, session: Session) -> None:
         analysis = self._compute(session)
-        if analysis is not self._analysis and analysis != self._analysis:
+        if analysis is not self._analysis:  # the cache gives the same object for the same inputs
             self._analysis = analysis
             self.analysis_changed.emit(analysis)
 

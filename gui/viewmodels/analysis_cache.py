@@ -21,6 +21,27 @@ from core.models.workload import Workload
 Key = tuple[Build, Workload | None, AnalysisSettings]
 
 
+def build_key(build: Build) -> tuple[object, ...]:
+    """What tells builds apart in practice: names, part ids and counts (equal keys are then
+    compared whole, so two snapshots of one part id never share an analysis)."""
+    return (
+        build.name,
+        build.gpu.id,
+        build.gpu_count,
+        build.gpu_power_limit_w,
+        build.nvlink_bridges,
+        build.cpu.id,
+        build.cpu_count,
+        build.motherboard.id,
+        build.memory.id,
+        build.memory_kits,
+        tuple((d.drive.id, d.count) for d in build.drives),
+        build.psu.id if build.psu else None,
+        build.psu_count,
+        build.case.id if build.case else None,
+    )
+
+
 class AnalysisCache:
     def __init__(
         self, catalog: Catalog, cloud_rates: tuple[CloudRate, ...], capacity: int = 256
@@ -28,24 +49,28 @@ class AnalysisCache:
         self.catalog = catalog
         self.cloud_rates = cloud_rates
         self.capacity = capacity
-        self._entries: OrderedDict[int, tuple[Key, Analysis]] = OrderedDict()
+        self._entries: OrderedDict[tuple[object, ...], list[tuple[Key, Analysis]]] = OrderedDict()
         self.computed = 0
         """How many analyses ran (benchmarks and tests count them)."""
 
     def analysis(
         self, build: Build, workload: Workload | None, settings: AnalysisSettings
     ) -> Analysis:
-        for token, ((b, w, s), result) in self._entries.items():
-            if b is build and w is workload and s is settings:
-                self._entries.move_to_end(token)
-                return result
-        for token, ((b, w, s), result) in reversed(self._entries.items()):
-            if w == workload and s == settings and b == build:
-                self._entries.move_to_end(token)
-                return result
+        key = build_key(build)
+        bucket = self._entries.get(key)
+        if bucket is not None:
+            self._entries.move_to_end(key)
+            for (b, w, s), result in bucket:
+                if (
+                    (b is build or b == build)
+                    and (w is workload or w == workload)
+                    and (s is settings or s == settings)
+                ):
+                    return result
         result = analyze(build, workload, settings, self.catalog, cloud_rates=self.cloud_rates)
         self.computed += 1
-        self._entries[id(result)] = ((build, workload, settings), result)
+        self._entries.setdefault(key, []).append(((build, workload, settings), result))
+        del self._entries[key][:-8]  # a few workloads/settings per build
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)
         return result

@@ -1,20 +1,23 @@
-"""Every check on one line, coloured by severity, with its reason, fix and "Apply fix".
+"""Every check, worst first: a one-line table coloured by severity, and below it the
+selected check in full — its reason, the numbers behind it, the fix and *Apply fix*.
 
-Rows, items and buttons are created when the row count grows and reused after
-that: an edit only rewrites texts, so updating the table costs well under a
-millisecond (rebuilding it, with a button per row and row heights fitted to
-wrapped text, took tens of milliseconds per edit).
+The table is a model/view pair: an edit that changes a few checks rewrites those cells
+only (no widget per row), so updating it costs well under a millisecond. Every text is
+plain text; nothing a file or a server supplies is rendered as markup.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
+    QPlainTextEdit,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QSplitter,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -22,9 +25,10 @@ from PySide6.QtWidgets import (
 from core.models.checks import SEVERITY_ORDER, Check
 from core.text.checks import SEVERITY_LABELS, render_reason
 from core.text.fixes import fix_text
+from gui.views.summary_cards import ElidedLabel
 
-COLUMNS = ("", "Check", "Why", "Fix", "")
-WIDTHS = {0: 54, 1: 150, 3: 200, 4: 72}
+COLUMNS = ("", "Check", "Why", "Fix")
+WIDTHS = {0: 54, 1: 150, 3: 230}
 """Fixed column widths in pixels; "Why" takes the rest."""
 BACKGROUNDS = {
     "light": {"fail": "#fbe3e3", "warn": "#fff1d6", "info": "#e8f0fb", "pass": "#e6f4e6"},
@@ -40,24 +44,131 @@ def numbers_text(check: Check) -> str:
     return "\n".join(f"{k} = {v}" for k, v in check.numbers.items())
 
 
+class ChecksModel(QStandardItemModel):
+    """The checks as rows (worst first) and their texts as columns.
+
+    The items live in Qt's own storage, so painting the table calls no Python; an edit
+    rewrites only the cells whose text or severity changed.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(0, len(COLUMNS))
+        self.setHorizontalHeaderLabels(list(COLUMNS))
+        self.checks: tuple[Check, ...] = ()
+        self.applicable: tuple[bool, ...] = ()
+        self._shown: list[tuple[object, ...]] = []
+        self.theme = "light"
+        bold = QFont()
+        bold.setBold(True)
+        self._bold = bold
+
+    def set_checks(self, checks: tuple[Check, ...], applicable: tuple[bool, ...]) -> None:
+        order = sorted(range(len(checks)), key=lambda i: -SEVERITY_ORDER[checks[i].severity])
+        checks = tuple(checks[i] for i in order)
+        applicable = tuple(applicable[i] for i in order)
+        if checks == self.checks and applicable == self.applicable:
+            return
+        self.checks, self.applicable = checks, applicable
+        self._fill()
+
+    def _fill(self) -> None:
+        """Rewrite the changed cells with the model's signals held, then tell the view once
+        (a signal per cell made the view repaint cell by cell)."""
+        if self.rowCount() < len(self.checks):
+            self._rows_for(len(self.checks))
+        blocked = self.blockSignals(True)
+        try:
+            changed = self._write()
+        finally:
+            self.blockSignals(blocked)
+        if changed:
+            self.dataChanged.emit(
+                self.index(changed[0], 0), self.index(changed[-1], len(COLUMNS) - 1)
+            )
+
+    def _rows_for(self, count: int) -> None:
+        while self.rowCount() < count:
+            row = [QStandardItem() for _ in COLUMNS]
+            for item in row:
+                item.setEditable(False)
+            row[0].setFont(self._bold)
+            row[0].setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.appendRow(row)
+            self._shown.append(())
+
+    def _write(self) -> list[int]:
+        checks = self.checks
+        changed: list[int] = []
+        # Rows are added when more are needed than ever before and blanked (never removed)
+        # when fewer are: inserting and removing rows re-lays out the window, blanking a
+        # row only repaints it.
+        for r in range(len(checks), self.rowCount()):
+            if self._shown[r] != ():
+                self._shown[r] = ()
+                changed.append(r)
+                for c in range(len(COLUMNS)):
+                    item = self.item(r, c)
+                    assert item is not None
+                    item.setText("")
+                    item.setToolTip("")
+                    item.setBackground(QBrush())
+                    item.setFlags(Qt.ItemFlag.NoItemFlags)
+        background, foreground = BACKGROUNDS[self.theme], FOREGROUNDS[self.theme]
+        for r, check in enumerate(checks):
+            texts = (
+                SEVERITY_LABELS[check.severity],
+                check.id,
+                render_reason(check),
+                fix_text(check.fix) if check.fix is not None else "",
+            )
+            shown = (texts, check.severity, self.theme)
+            if self._shown[r] == shown:
+                continue  # most rows are unchanged by an edit
+            self._shown[r] = shown
+            changed.append(r)
+            brush = QBrush(QColor(background[check.severity]))
+            for c, text in enumerate(texts):
+                item = self.item(r, c)
+                assert item is not None
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                item.setText(text)
+                item.setToolTip(text)
+                item.setBackground(brush)
+            first = self.item(r, 0)
+            assert first is not None
+            first.setForeground(QBrush(QColor(foreground[check.severity])))
+        return sorted(changed)
+
+    def set_theme(self, theme: str) -> None:
+        if theme != self.theme:
+            self.theme = theme
+            self._shown = [() for _ in self._shown]
+            self._fill()
+
+
 class ChecksPanel(QWidget):
     fix_requested = Signal(object)
     """Emitted with the ``Check`` whose fix the user asked to apply."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.model = ChecksModel()
+        self.table = QTableView()
         self.table.setObjectName("checksTable")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setModel(self.model)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Always shown: a scroll bar appearing when the check count grows would re-lay out
+        # the whole window on that edit.
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         rows = self.table.verticalHeader()
         rows.setVisible(False)
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.row_height = self.fontMetrics().height() + 10
+        self.row_height = self.fontMetrics().height() + 8
         rows.setDefaultSectionSize(self.row_height)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -65,97 +176,121 @@ class ChecksPanel(QWidget):
         header.setStretchLastSection(False)
         for column, width in WIDTHS.items():
             self.table.setColumnWidth(column, width)
+        self.detail = QPlainTextEdit()
+        self.detail.setObjectName("checkDetail")
+        self.detail.setReadOnly(True)
+        self.detail.setPlaceholderText("Select a check to read it in full.")
+        self.detail_title = ElidedLabel()
+        self.detail_title.setObjectName("checkTitle")
+        self.apply_button = QPushButton("Apply fix")
+        self.apply_button.setObjectName("applyFix")
+        self.apply_button.setEnabled(False)
+        detail_box = QWidget()
+        detail_column = QVBoxLayout(detail_box)
+        detail_column.setContentsMargins(0, 2, 0, 0)
+        heading = QHBoxLayout()
+        heading.addWidget(self.detail_title, 1)
+        heading.addWidget(self.apply_button)
+        detail_column.addLayout(heading)
+        detail_column.addWidget(self.detail, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(detail_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.table)
-        self.checks: tuple[Check, ...] = ()
-        self.applicable: tuple[bool, ...] = ()
-        self.buttons: list[QPushButton] = []
-        self._rows: list[tuple[object, ...]] = []
-        """What each row shows now, to skip rows an edit leaves unchanged."""
-        self._visible_rows = 0
-        self._items: list[list[QTableWidgetItem]] = []
-        self.theme = "light"
+        layout.addWidget(splitter)
+        self._selected: str | None = None
+        self._following_worst = True
+        """Until the user picks a row, the detail pane shows the worst check."""
+        self._placing = False
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        self.table.doubleClicked.connect(self._on_table_double_clicked)
+        self.apply_button.clicked.connect(self._on_apply_button_clicked)
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return self.model.checks
 
     def set_checks(self, checks: tuple[Check, ...], applicable: tuple[bool, ...]) -> None:
         """Show ``checks`` worst first; ``applicable`` says which fixes one click applies."""
-        order = sorted(range(len(checks)), key=lambda i: -SEVERITY_ORDER[checks[i].severity])
-        checks = tuple(checks[i] for i in order)
-        applicable = tuple(applicable[i] for i in order)
-        if checks == self.checks and applicable == self.applicable:
+        self.model.set_checks(checks, applicable)
+        if not self.model.checks:
+            self._show_detail(None)
             return
-        self.checks, self.applicable = checks, applicable
-        self._set_row_count(len(checks))
-        backgrounds = BACKGROUNDS.get(self.theme, BACKGROUNDS["light"])
-        foregrounds = FOREGROUNDS.get(self.theme, FOREGROUNDS["light"])
-        for row, check in enumerate(checks):
-            fix = fix_text(check.fix) if check.fix is not None else ""
-            cells = (SEVERITY_LABELS[check.severity], check.id, render_reason(check), fix)
-            numbers = numbers_text(check)
-            shown = (*cells, numbers, check.severity, self.theme, applicable[row])
-            if self._rows[row] == shown:
-                continue  # most rows are unchanged by an edit: leave them alone
-            self._rows[row] = shown
-            colour = QColor(backgrounds[check.severity])
-            for column, text in enumerate(cells):
-                item = self._items[row][column]
-                item.setText(text)
-                item.setToolTip(f"{text}\n\nNumbers behind it:\n{numbers}" if numbers else text)
-                item.setBackground(colour)
-            self._items[row][0].setForeground(QColor(foregrounds[check.severity]))
-            button = self.buttons[row]
-            button.setVisible(applicable[row])
-            button.setObjectName(f"applyFix_{check.id}")
-            button.setToolTip(fix)
+        row = 0
+        if not self._following_worst:
+            row = next((r for r, c in enumerate(self.model.checks) if c.id == self._selected), 0)
+        if self.table.currentIndex().row() != row:
+            self._placing = True
+            self.table.setCurrentIndex(self.model.index(row, 0))
+            self._placing = False
+        self._show_detail(row)
 
-    def _set_row_count(self, count: int) -> None:
-        """Show ``count`` rows: add rows (items and a hidden button each) when more are
-        needed than ever before, hide the surplus otherwise; reuse the rest."""
-        old = self.table.rowCount()
-        for row in range(min(old, max(count, self._visible_rows))):
-            self.table.setRowHidden(row, row >= count)
-        self._visible_rows = count
-        if count <= old:
-            return
-        self.table.setRowCount(count)
-        bold = self.table.font()
-        bold.setBold(True)
-        for row in range(old, count):
-            self._items.append([])
-            for column in range(len(COLUMNS) - 1):
-                item = QTableWidgetItem()
-                self._items[row].append(item)
-                if column == 0:
-                    item.setFont(bold)
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                self.table.setItem(row, column, item)
-            button = QPushButton("Apply fix")
-            button.setStyleSheet("padding: 1px 4px;")
-            button.setFixedHeight(self.row_height - 4)
-            button.clicked.connect(lambda _c=False, row=row: self._on_apply_clicked(row))
-            holder = QWidget()
-            cell = QVBoxLayout(holder)
-            cell.setContentsMargins(2, 2, 2, 2)
-            cell.addWidget(button)
-            self.table.setCellWidget(row, 4, holder)
-            self.buttons.append(button)
-            self._rows.append(())
+    def text(self, row: int, column: int) -> str:
+        """What the table shows in a cell (tests and copy)."""
+        return str(self.model.data(self.model.index(row, column)) or "")
 
-    def apply_button(self, check_id: str) -> QPushButton | None:
-        """The "Apply fix" button of ``check_id``, or ``None`` where none is offered."""
-        for row, check in enumerate(self.checks):
-            if check.id == check_id:
-                return self.buttons[row] if self.applicable[row] else None
-        return None
+    def can_apply(self, check_id: str) -> bool:
+        return any(
+            c.id == check_id and ok
+            for c, ok in zip(self.model.checks, self.model.applicable, strict=True)
+        )
 
-    def _on_apply_clicked(self, row: int) -> None:
-        if 0 <= row < len(self.checks) and self.applicable[row]:
-            self.fix_requested.emit(self.checks[row])
+    def apply(self, check_id: str) -> bool:
+        """Apply ``check_id``'s fix as the button would; ``False`` when it offers none."""
+        for check, ok in zip(self.model.checks, self.model.applicable, strict=True):
+            if check.id == check_id and ok:
+                self.fix_requested.emit(check)
+                return True
+        return False
 
     def set_theme(self, theme: str) -> None:
-        if theme == self.theme:
+        self.model.set_theme(theme)
+
+    # -- detail pane ----------------------------------------------------------------------
+
+    def _show_detail(self, row: int | None) -> None:
+        if row is None or not 0 <= row < len(self.model.checks):
+            self._selected = None
+            self.detail_title.setText("")
+            self.detail.setPlainText("")
+            self.apply_button.setEnabled(False)
             return
-        self.theme = theme
-        checks, applicable = self.checks, self.applicable
-        self.checks = ()
-        self.set_checks(checks, applicable)
+        check = self.model.checks[row]
+        self._selected = check.id
+        title = f"{SEVERITY_LABELS[check.severity]} {check.id}"
+        lines = [render_reason(check)]
+        if check.fix is not None:
+            lines += ["", f"Fix: {fix_text(check.fix)}"]
+            if not check.fix.applicable:
+                lines.append("(advice: RigForge cannot make this change for you)")
+        numbers = numbers_text(check)
+        if numbers:
+            lines += ["", "Numbers behind it:", numbers]
+        text = "\n".join(lines)
+        if self.detail_title.text() != title:
+            self.detail_title.setText(title)
+        if self.detail.toPlainText() != text:
+            self.detail.setPlainText(text)
+        can = self.model.applicable[row]
+        self.apply_button.setEnabled(can)
+        self.apply_button.setToolTip(fix_text(check.fix) if can and check.fix else "")
+
+    def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not self._placing:
+            self._following_worst = current.row() <= 0
+        self._show_detail(current.row() if current.isValid() else None)
+
+    def _on_table_double_clicked(self, index: QModelIndex) -> None:
+        if index.isValid() and self.model.applicable[index.row()]:
+            self.fix_requested.emit(self.model.checks[index.row()])
+
+    def _on_apply_button_clicked(self) -> None:
+        row = self.table.currentIndex().row()
+        if 0 <= row < len(self.model.checks) and self.model.applicable[row]:
+            self.fix_requested.emit(self.model.checks[row])

@@ -241,7 +241,7 @@ class PartPickerDialog(QDialog):
                 continue
             if form != ANY and str(getattr(part, "form_factor", "")) != form:
                 continue
-            if getattr(part, "vram_gb", 0.0) < self.min_vram.value():
+            if getattr(part, "vram_gib", 0.0) < self.min_vram.value():
                 continue
             if limit > 0 and (part.price.usd is None or part.price.usd > limit):
                 continue

@@ -42,15 +42,27 @@ def wrap_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> 
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
 
 
-class ElidedLabel(QLabel):
-    """A label of at most ``max_lines`` lines that paints its text wrapped and elided to
-    its width; ``text()`` stays whole (the card's tooltip shows it)."""
+class ElidedLabel(QWidget):
+    """Plain text of at most ``max_lines`` lines, painted wrapped and elided to the width;
+    ``text()`` stays whole (the card's tooltip shows it).
+
+    Not a QLabel: a QLabel asks its layout to recompute on every new text, which re-lays
+    out the whole results column on each edit; this widget only repaints itself.
+    """
 
     def __init__(self, max_lines: int = 1) -> None:
         super().__init__()
         self.max_lines = max_lines
+        self._text = ""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def text(self) -> str:
+        return self._text
+
+    def setText(self, text: str) -> None:
+        if text != self._text:
+            self._text = text
+            self.update()
 
     def _height(self) -> int:
         return self.fontMetrics().lineSpacing() * self.max_lines
@@ -59,7 +71,9 @@ class ElidedLabel(QLabel):
         return QSize(20, self._height())
 
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), self._height())
+        # Independent of the text: a new value must not re-lay out the window (the card's
+        # width comes from the grid, and the text is elided to it when painted).
+        return QSize(60, self._height())
 
     def set_colour(self, colour: str) -> None:
         """Paint the text in ``colour``; ``""`` follows the theme's palette again."""

@@ -1,16 +1,24 @@
-"""The window's three tabs: Build (the editors), Compare (builds side by side) and Suggest."""
+"""The window's three tabs: Build (the editors), Compare (builds side by side) and Suggest.
+
+The Compare and Suggest pages (and their charts) are made the first time they are shown,
+so start-up pays only for the Build tab.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from gui.viewmodels.comparison import ComparisonViewModel
 from gui.viewmodels.settings import AppSettings, SettingsViewModel
 from gui.viewmodels.suggest import SuggestViewModel
-from gui.views.compare_panel import ComparePanel
-from gui.views.suggest_panel import SuggestPanel
+
+if TYPE_CHECKING:
+    from gui.views.compare_panel import ComparePanel
+    from gui.views.suggest_panel import SuggestPanel
 
 BUILD_TAB, COMPARE_TAB, SUGGEST_TAB = range(3)
 
@@ -28,11 +36,17 @@ class WorkspaceTabs(QTabWidget):
         self.setDocumentMode(True)
         self.comparison = comparison
         self.suggest = suggest
-        self.compare_panel = ComparePanel(self.comparison, lambda: settings.money)
-        self.suggest_panel = SuggestPanel(self.suggest)
+        self._settings = settings
+        self._compare: ComparePanel | None = None
+        self._suggest: SuggestPanel | None = None
+        self._compare_page, self._suggest_page = QWidget(), QWidget()
+        self._compare_layout = QVBoxLayout(self._compare_page)
+        self._suggest_layout = QVBoxLayout(self._suggest_page)
+        for layout in (self._compare_layout, self._suggest_layout):
+            layout.setContentsMargins(0, 0, 0, 0)
         self.addTab(build_page, "Build")
-        self.addTab(self.compare_panel, "Compare")
-        self.addTab(self.suggest_panel, "Suggest")
+        self.addTab(self._compare_page, "Compare")
+        self.addTab(self._suggest_page, "Suggest")
         for index in range(self.count()):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self)
             shortcut.activated.connect(lambda i=index: self.setCurrentIndex(i))
@@ -44,12 +58,38 @@ class WorkspaceTabs(QTabWidget):
         settings.settings_changed.connect(self._on_settings_changed)
         self._on_settings_changed(settings.settings)
 
+    @property
+    def compare_panel(self) -> ComparePanel:
+        if self._compare is None:
+            from gui.views.compare_panel import ComparePanel
+
+            self._compare = ComparePanel(self.comparison, lambda: self._settings.money)
+            self._compare.set_theme(self._settings.settings.theme)
+            self._compare_layout.addWidget(self._compare)
+        return self._compare
+
+    @property
+    def suggest_panel(self) -> SuggestPanel:
+        if self._suggest is None:
+            from gui.views.suggest_panel import SuggestPanel
+
+            self._suggest = SuggestPanel(self.suggest)
+            self._suggest.chart.set_theme(self._settings.settings.theme)
+            self._suggest_layout.addWidget(self._suggest)
+        return self._suggest
+
     def _on_settings_changed(self, settings: AppSettings) -> None:
-        self.compare_panel.set_theme(settings.theme)
+        if self._compare is not None:
+            self._compare.set_theme(settings.theme)
         self.comparison.refresh()
-        self.suggest_panel.chart.set_theme(settings.theme)
+        if self._suggest is not None:
+            self._suggest.chart.set_theme(settings.theme)
 
     def _on_current_changed(self, index: int) -> None:
+        if index == COMPARE_TAB:
+            _ = self.compare_panel
+        elif index == SUGGEST_TAB:
+            _ = self.suggest_panel
         self.comparison.set_active(index != BUILD_TAB)
 
     def _on_suggest_build_opened(self, _index: int) -> None:

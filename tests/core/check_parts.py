@@ -19,7 +19,7 @@ def gpu(**kw: Any) -> GPU:
         "name": "RTX 4090",
         "vendor": "NVIDIA",
         "architecture": "ada",
-        "vram_gb": 24,
+        "vram_gib": 24,
         "memory_bandwidth_gb_s": 1008,
         "fp32_tflops": 82.6,
         "board_power_w": 450,
@@ -55,7 +55,7 @@ def a100_sxm() -> GPU:
         id="a100-sxm4-80gb",
         name="A100 SXM4 80GB",
         architecture="ampere",
-        vram_gb=80,
+        vram_gib=80,
         board_power_w=400,
         form_factor="sxm",
         slot_width=None,
@@ -71,7 +71,7 @@ def rtx4060ti() -> GPU:
     return gpu(
         id="rtx-4060-ti-16gb",
         name="RTX 4060 Ti 16GB",
-        vram_gb=16,
+        vram_gib=16,
         board_power_w=165,
         pcie_lanes=8,
         slot_width=2,
@@ -95,7 +95,7 @@ def cpu(**kw: Any) -> CPU:
         "memory_channels": 2,
         "memory_types": ["DDR5"],
         "dimm_types": ["UDIMM"],
-        "max_memory_gb": 192,
+        "max_memory_gib": 192,
         "ecc": False,
         "base_power_w": 170,
         "max_power_w": 230,
@@ -114,7 +114,7 @@ def tr_pro() -> CPU:
         pcie_lanes=128,
         memory_channels=8,
         dimm_types=["RDIMM"],
-        max_memory_gb=2048,
+        max_memory_gib=2048,
         ecc=True,
         base_power_w=350,
         max_power_w=None,
@@ -131,7 +131,7 @@ def am5_board(**kw: Any) -> Motherboard:
         "memory_type": "DDR5",
         "dimm_types": ["UDIMM"],
         "memory_slots": 4,
-        "max_memory_gb": 192,
+        "max_memory_gib": 192,
         "pcie_slots": [
             {
                 "id": "x16_1",
@@ -167,7 +167,7 @@ def wrx90_board() -> Motherboard:
         form_factor="E-ATX",
         dimm_types=["RDIMM"],
         memory_slots=8,
-        max_memory_gb=2048,
+        max_memory_gib=2048,
         pcie_slots=slots,
         m2_slots=[{"id": f"m2_{i}", "gen": 5, "attached_to": "cpu"} for i in range(1, 5)],
     )
@@ -180,7 +180,7 @@ def memory(**kw: Any) -> MemoryKit:
         "memory_type": "DDR5",
         "dimm_type": "UDIMM",
         "modules": 2,
-        "module_gb": 32,
+        "module_gib": 32,
         "speed_mt_s": 5600,
         "ecc": False,
     }
@@ -265,7 +265,7 @@ def eight_a100_sxm() -> Build:
         gpu_count=8,
         cpu=tr_pro(),
         motherboard=wrx90_board(),
-        memory=memory(id="rdimm-8x64", dimm_type="RDIMM", modules=8, module_gb=64, ecc=True),
+        memory=memory(id="rdimm-8x64", dimm_type="RDIMM", modules=8, module_gib=64, ecc=True),
     )
 
 
@@ -273,6 +273,6 @@ def one_4060ti() -> Build:
     return build(
         gpu=rtx4060ti(),
         cpu=cpu(id="ryzen-9-7950x3d", name="Ryzen 9 7950X3D", base_power_w=120, max_power_w=162),
-        memory=memory(id="ddr5-2x16", module_gb=16),
+        memory=memory(id="ddr5-2x16", module_gib=16),
         psu=psu(id="psu-550", wattage_w=550, atx_version="2.x", connectors={"pcie_8pin": 2}),
     )

@@ -19,7 +19,7 @@ def test_picker_dialog_filters_by_vendor_vram_and_price(qtbot: QtBot) -> None:
     dialog.max_price.setValue(20000)
     shown = dialog.visible_parts()
     assert shown
-    assert all(p.vram_gb >= 40 and p.price.usd is not None and p.price.usd <= 20000 for p in shown)  # type: ignore[attr-defined]
+    assert all(p.vram_gib >= 40 and p.price.usd is not None and p.price.usd <= 20000 for p in shown)  # type: ignore[attr-defined]
     assert dialog.table.rowCount() == len(shown)
     dialog.search.setText("4090")
     dialog.min_vram.setValue(0)

@@ -44,13 +44,14 @@ def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWind
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
     assert vram.severity == "fail"
     assert card(window, "vram") == "No"
-    table = window.results.checks.table
-    assert table.item(0, 0).text() == "FAIL"
-    assert table.item(0, 1).text() == "vram.fit"
-    assert "GiB" in table.item(0, 3).text()  # the fix names its result
-    button = window.results.checks.apply_button("vram.fit")
-    assert button is not None
-    button.click()
+    panel = window.results.checks
+    assert panel.text(0, 0) == "FAIL"
+    assert panel.text(0, 1) == "vram.fit"
+    assert "GiB" in panel.text(0, 3)  # the fix names its result
+    # the worst check is selected and shown in full, with its fix one click away
+    assert panel.detail_title.text() == "FAIL vram.fit"
+    assert "GiB" in panel.detail.toPlainText() and panel.apply_button.isEnabled()
+    panel.apply_button.click()
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
     assert vram.severity == "pass"
     assert card(window, "vram") == "Yes"
@@ -59,12 +60,12 @@ def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWind
 
 def test_apply_build_fix_and_undo_restores_previous_build(window: MainWindow) -> None:
     vm = window.session_view_model
+    window.build_editor.gpu_count.setValue(4)  # four 4090s overload the default PSU
     original = vm.build
     psu_check = next(c for c in window.analysis_view_model.analysis.checks if c.id == "power.psu")
+    assert psu_check.severity == "fail"
     assert psu_check.fix is not None and psu_check.fix.build
-    button = window.results.checks.apply_button("power.psu")
-    assert button is not None
-    button.click()
+    assert window.results.checks.apply("power.psu")
     assert vm.build.psu is not None and vm.build.psu.id == psu_check.fix.build["psu"]
     assert window.build_editor.pickers["psu"].current_id() == vm.build.psu.id
     window.undo_action.trigger()
@@ -134,17 +135,24 @@ def test_one_edit_runs_one_analysis_and_one_update(
     assert len(emitted) == 1
 
 
-def test_checks_show_one_line_each_and_fix_buttons_follow_rows(window: MainWindow) -> None:
+def test_checks_show_one_line_each_and_the_selected_one_in_full(window: MainWindow) -> None:
     panel = window.results.checks
     table = panel.table
-    heights = {table.rowHeight(r) for r in range(table.rowCount())}
+    model = table.model()
+    heights = {table.rowHeight(r) for r in range(model.rowCount())}
     assert heights == {panel.row_height}
     assert not table.wordWrap()
-    shown = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
+    shown = [r for r in range(model.rowCount()) if panel.text(r, 1)]
     assert len(shown) == len(window.analysis_view_model.analysis.checks)
-    window.build_editor.gpu_count.setValue(1)
-    shown = [r for r in range(table.rowCount()) if not table.isRowHidden(r)]
-    assert len(shown) == len(window.analysis_view_model.analysis.checks)
-    button = panel.apply_button("power.psu")
-    psu = next(c for c in window.analysis_view_model.analysis.checks if c.id == "power.psu")
-    assert (button is not None) == window.analysis_view_model.can_apply(psu)
+    window.build_editor.gpu_count.setValue(1)  # fewer GPUs, fewer checks: the rest blank
+    checks = window.analysis_view_model.analysis.checks
+    shown = [r for r in range(model.rowCount()) if panel.text(r, 1)]
+    assert shown == list(range(len(checks)))
+    # every reason is readable without hovering: select a row, read it whole below
+    for row in shown:
+        table.selectRow(row)
+        check = panel.checks[row]
+        assert panel.detail_title.text().endswith(check.id)
+        assert panel.text(row, 2) in panel.detail.toPlainText()
+        can = window.analysis_view_model.can_apply(check)
+        assert panel.apply_button.isEnabled() == can == panel.can_apply(check.id)

@@ -73,7 +73,7 @@ def _rows() -> tuple[tuple[str, str, float, int, float, int], ...]:
             optimizer="sgd" if preset.id in SGD_PRESETS else "adam",
             seq_len=LONGEST_CLIP_FRAMES.get(preset.id),
         )
-        capacity = resolved.gpu.vram_gb
+        capacity = resolved.gpu.vram_gib
         result = estimate_vram(workload, capacity, 1, with_fixes=False)
         out.append(
             (

@@ -47,15 +47,15 @@ def pick_memory(build: Build, cpu: CPU, board: Motherboard, catalog: Catalog) ->
         if isinstance(k, MemoryKit)
         and memory_fits(k, cpu, board)
         and k.modules <= board.memory_slots
-        and k.capacity_gb >= build.memory_gb
+        and k.capacity_gib >= build.memory_gib
     ]
     if not kits:
         return None
-    kit = min(kits, key=lambda k: (k.capacity_gb, price_key(k)))
+    kit = min(kits, key=lambda k: (k.capacity_gib, price_key(k)))
     return Fix(
         code="use_memory",
         build={"memory": kit.id, "memory_kits": 1},
-        numbers={"capacity_gb": kit.capacity_gb, "modules": kit.modules, "name": kit.name},
+        numbers={"capacity_gib": kit.capacity_gib, "modules": kit.modules, "name": kit.name},
     )
 
 
@@ -217,17 +217,20 @@ def compat_checks(build: Build, catalog: Catalog | None = None) -> tuple[Check, 
 
 
 def _capacity_check(build: Build) -> Check:
-    limits = [v for v in (build.motherboard.max_memory_gb, build.cpu.max_memory_gb) if v]
+    limits = [v for v in (build.motherboard.max_memory_gib, build.cpu.max_memory_gib) if v]
     cid = "compat.memory_capacity"
     if not limits:
         return Check(
             id=cid,
             severity="info",
             reason="max_memory_unknown",
-            numbers={"memory_gb": build.memory_gb},
+            numbers={"memory_gib": build.memory_gib},
         )
-    numbers: dict[str, float | str] = {"memory_gb": build.memory_gb, "max_memory_gb": min(limits)}
-    if build.memory_gb > min(limits):
+    numbers: dict[str, float | str] = {
+        "memory_gib": build.memory_gib,
+        "max_memory_gib": min(limits),
+    }
+    if build.memory_gib > min(limits):
         return Check(id=cid, severity="fail", reason="memory_over_max", numbers=numbers)
     return Check(id=cid, severity="pass", reason="memory_within_max", numbers=numbers)
 

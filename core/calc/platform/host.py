@@ -75,8 +75,8 @@ def host_checks(
 
 
 def _ram_check(build: Build, demand: HostDemand) -> Check:
-    ram = build.memory_gb
-    vram = build.gpu.vram_gb * build.gpu_count
+    ram = build.memory_gib
+    vram = build.gpu.vram_gib * build.gpu_count
     numbers: dict[str, Number] = {"ram_gib": ram, "vram_gib": vram}
     if demand.host_ram_gib is not None:
         numbers["needed_gib"] = demand.host_ram_gib

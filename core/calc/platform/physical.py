@@ -55,7 +55,7 @@ def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | No
         if isinstance(g, GPU)
         and g.form_factor == "pcie"
         and g.vendor == build.gpu.vendor
-        and g.vram_gb >= build.gpu.vram_gb
+        and g.vram_gib >= build.gpu.vram_gib
         and (cooler is None or g.cooler == cooler)
         and g.id != build.gpu.id
     ]
@@ -63,9 +63,11 @@ def _pick_gpu(build: Build, catalog: Catalog, *, cooler: str | None) -> Fix | No
     pool = same_chip or gpus
     if not pool:
         return None
-    gpu = min(pool, key=lambda g: (g.vram_gb, price_key(g)))
+    gpu = min(pool, key=lambda g: (g.vram_gib, price_key(g)))
     code = "use_blower_gpu" if cooler == "blower" else "use_pcie_gpu"
-    return Fix(code=code, build={"gpu": gpu.id}, numbers={"vram_gb": gpu.vram_gb, "name": gpu.name})
+    return Fix(
+        code=code, build={"gpu": gpu.id}, numbers={"vram_gib": gpu.vram_gib, "name": gpu.name}
+    )
 
 
 def physical_checks(

@@ -101,7 +101,7 @@ def suggest(
             except InvalidWorkload:
                 skipped["impossible"] += sum(per_platform)
                 continue
-            vram = estimate_vram(workload, gpu.vram_gb, count)
+            vram = estimate_vram(workload, gpu.vram_gib, count)
             if request.require_vram_fit and not vram.fits:
                 skipped["vram"] += sum(per_platform)
                 continue
@@ -196,7 +196,7 @@ def _evaluate(
         (r, m)
         for r, row in enumerate(rows)
         for m, option in enumerate(row.platform.memory)
-        if option.usd is not None and option.capacity_gb >= row.host_ram_gib
+        if option.usd is not None and option.capacity_gib >= row.host_ram_gib
     ]
     skipped["impossible"] += len(psus) * (
         sum(sum(o.usd is not None for o in row.platform.memory) for row in rows) - len(pairs)

@@ -22,8 +22,8 @@ class MemoryOption:
     kits: int
 
     @property
-    def capacity_gb(self) -> float:
-        return self.kit.capacity_gb * self.kits
+    def capacity_gib(self) -> float:
+        return self.kit.capacity_gib * self.kits
 
     @property
     def dimms(self) -> int:
@@ -57,14 +57,14 @@ class Platform:
 
 
 def memory_options(catalog: Catalog, cpu: CPU, board: Motherboard) -> tuple[MemoryOption, ...]:
-    limits = [v for v in (cpu.max_memory_gb, board.max_memory_gb) if v]
+    limits = [v for v in (cpu.max_memory_gib, board.max_memory_gib) if v]
     options: list[MemoryOption] = []
     for kit in catalog.parts("memory"):
         if not isinstance(kit, MemoryKit) or not memory_fits(kit, cpu, board):
             continue
         for kits in range(1, board.memory_slots // kit.modules + 1):
             option = MemoryOption(kit, kits)
-            if not limits or option.capacity_gb <= min(limits):
+            if not limits or option.capacity_gib <= min(limits):
                 options.append(option)
     return tuple(options)
 

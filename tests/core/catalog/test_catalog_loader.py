@@ -16,7 +16,7 @@ GOOD_GPU = {
     "sources": ["a datasheet"],
     "vendor": "NVIDIA",
     "architecture": "ada",
-    "vram_gb": 24,
+    "vram_gib": 24,
     "memory_bandwidth_gb_s": 1000,
     "fp32_tflops": 80,
     "board_power_w": 450,
@@ -43,8 +43,8 @@ def test_bad_field_names_file_entry_and_field(tmp_path: Path) -> None:
 
 
 def test_missing_field_and_nested_field_are_named(tmp_path: Path) -> None:
-    missing = {k: v for k, v in GOOD_GPU.items() if k != "vram_gb"}
-    with pytest.raises(CatalogError, match="vram_gb"):
+    missing = {k: v for k, v in GOOD_GPU.items() if k != "vram_gib"}
+    with pytest.raises(CatalogError, match="vram_gib"):
         load_catalog_files([write(tmp_path, "a.json", "gpu", [missing])])
     undated = GOOD_GPU | {"price": {"usd": 5, "kind": "msrp", "source": "x"}}
     with pytest.raises(CatalogError, match=r"price.*date"):

@@ -15,45 +15,45 @@ from core.files.io import open_file, parse_document
 DATA = Path(__file__).parent / "data"
 
 
-def test_convert_v1_to_v2_keeps_the_build(
+def test_convert_v1_to_current_keeps_the_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "old.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
     before = open_file(source, load_catalog())
-    assert main(["convert", str(source), "--to-version", "2"]) == 0
+    assert main(["convert", str(source), "--to-version", "3"]) == 0
     raw = json.loads(source.read_text("utf-8"))
-    assert raw["version"] == 2 and "build" not in raw
+    assert raw["version"] == 3 and "build" not in raw
     assert all("snapshot" in b["gpu"] for b in raw["builds"])  # parts travel with the file
     after = open_file(source, load_catalog())
     assert after.session == before.session
-    assert after.original_version == 2
-    assert "version 1 -> 2" in capsys.readouterr().out
+    assert after.original_version == 3
+    assert "version 1 -> 3" in capsys.readouterr().out
 
 
 def test_convert_to_output_leaves_source(tmp_path: Path) -> None:
     source, target = tmp_path / "old.json", tmp_path / "new.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
-    assert main(["convert", str(source), "--to-version", "2", "-o", str(target)]) == 0
+    assert main(["convert", str(source), "--to-version", "3", "-o", str(target)]) == 0
     assert json.loads(source.read_text("utf-8"))["version"] == 1
-    assert json.loads(target.read_text("utf-8"))["version"] == 2
+    assert json.loads(target.read_text("utf-8"))["version"] == 3
 
 
-@pytest.mark.parametrize("version", ["1", "3"])
+@pytest.mark.parametrize("version", ["1", "2", "4"])
 def test_convert_refuses_other_versions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str
 ) -> None:
     source = tmp_path / "old.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
     assert main(["convert", str(source), "--to-version", version]) == 2
-    assert "writes format version 2 only" in capsys.readouterr().err
+    assert "writes format version 3 only" in capsys.readouterr().err
     assert json.loads(source.read_text("utf-8"))["version"] == 1
 
 
 def test_convert_bad_file_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "bad.json"
     source.write_bytes(b"{nope")
-    assert main(["convert", str(source), "--to-version", "2"]) == 2
+    assert main(["convert", str(source), "--to-version", "3"]) == 2
     assert "bad.json" in capsys.readouterr().err
     assert source.read_bytes() == b"{nope"
 
@@ -72,3 +72,23 @@ def test_examples_load(name: str, count: int) -> None:
         parts = [build.gpu, build.cpu, build.motherboard, build.memory, build.psu, build.case]
         assert {p.id for p in parts if p is not None} <= catalog_ids
     assert json.loads(data)["kind"] == ("build" if count == 1 else "comparison")
+
+
+def test_version_2_snapshots_upgrade_to_units_in_their_keys(tmp_path: Path) -> None:
+    """Version 2 stored binary gigabytes under ``_gb`` keys; version 3 says ``_gib``."""
+    data = resources.files("resources.examples").joinpath("single-rtx-4090.json").read_bytes()
+    raw = json.loads(data)
+    record = raw["builds"][0]
+    record["gpu"]["snapshot"]["vram_gib"] = 48  # a modded card, so the snapshot is used
+    for key, old in (("gpu", "vram_gib"), ("memory", "module_gib")):
+        snap = record[key]["snapshot"]
+        snap[old.replace("_gib", "_gb")] = snap.pop(old)
+    for key in ("cpu", "motherboard"):
+        snap = record[key]["snapshot"]
+        snap["max_memory_gb"] = snap.pop("max_memory_gib")
+    raw["version"] = 2
+    opened = parse_document(json.dumps(raw).encode(), load_catalog())
+    assert opened.original_version == 2
+    build = opened.session.builds[0]
+    assert build.gpu.vram_gib == 48
+    assert build.memory.module_gib == record["memory"]["snapshot"]["module_gb"]

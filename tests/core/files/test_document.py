@@ -28,7 +28,7 @@ def doc_bytes(document: Any) -> bytes:
 
 def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     custom_gpu = BUILD.gpu.model_copy(
-        update={"id": "my-gpu", "name": "My modded 4090", "vram_gb": 48.0, "custom": True}
+        update={"id": "my-gpu", "name": "My modded 4090", "vram_gib": 48.0, "custom": True}
     )
     variant = BUILD.model_copy(
         update={"name": "Variant", "gpu": custom_gpu, "gpu_count": 1, "gpu_power_limit_w": 300.0}
@@ -98,7 +98,7 @@ def test_unknown_part_without_snapshot_is_named() -> None:
         (("builds", 0, "gpu_count"), 10**9, "gpu_count"),
         (("builds", 0, "gpu_count"), "two", "gpu_count"),
         (("settings", "utilization"), 7, "utilization"),
-        (("builds", 0, "gpu", "snapshot", "vram_gb"), -24, "vram_gb"),
+        (("builds", 0, "gpu", "snapshot", "vram_gib"), -24, "vram_gib"),
     ],
 )
 def test_bad_values_name_their_field(path: tuple, value: Any, message: str) -> None:
@@ -131,7 +131,7 @@ def test_not_a_rigforge_file() -> None:
 
 
 def test_shipped_schema_matches_models() -> None:
-    shipped = Path(__file__).parents[3] / "resources" / "schema" / "rigforge-2.schema.json"
+    shipped = Path(__file__).parents[3] / "resources" / "schema" / "rigforge-3.schema.json"
     assert json.loads(shipped.read_text()) == json_schema()
 
 

@@ -35,12 +35,12 @@ def test_memory_type_and_dimm_kind() -> None:
 
 def test_dimm_count_and_capacity() -> None:
     assert _sev(parts.build(memory_kits=3))["compat.dimm_count"] == "fail"  # 6 DIMMs > 4 slots
-    big = parts.memory(modules=4, module_gb=64)  # 256 GB > 192 GB
+    big = parts.memory(modules=4, module_gib=64)  # 256 GB > 192 GB
     assert _sev(parts.build(memory=big))["compat.memory_capacity"] == "fail"
     assert (
         _sev(
             parts.build(
-                cpu=parts.cpu(max_memory_gb=None), motherboard=parts.am5_board(max_memory_gb=None)
+                cpu=parts.cpu(max_memory_gib=None), motherboard=parts.am5_board(max_memory_gib=None)
             )
         )["compat.memory_capacity"]
         == "info"

@@ -11,7 +11,7 @@ import pytest
 from core.catalog import load_catalog, normalise_name
 from core.models.parts import CPU, GPU, Drive, Motherboard
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 CATALOG = load_catalog()
 
 
@@ -54,7 +54,7 @@ def test_ids_and_aliases_unique_after_normalisation() -> None:
 def test_every_reference_gpu_is_in_catalog_with_agreeing_specs(row: dict[str, str]) -> None:
     gpu = CATALOG.gpu(row["gpu_model"])
     pairs = {
-        "vram_gb": gpu.vram_gb,
+        "vram_gib": gpu.vram_gib,
         "memory_bandwidth_gb_s": gpu.memory_bandwidth_gb_s,
         "fp32_tflops": gpu.fp32_tflops,
         "fp16_tensor_tflops_dense": gpu.tensor_tflops.fp16,
@@ -63,7 +63,7 @@ def test_every_reference_gpu_is_in_catalog_with_agreeing_specs(row: dict[str, st
         "tdp_w": gpu.board_power_w,
         "pcie_gen": gpu.pcie_gen,
     }
-    column_for = {"vram_gb": "vram_gb", "memory_bandwidth_gb_s": "memory_bandwidth_gbps"}
+    column_for = {"vram_gib": "vram_gb", "memory_bandwidth_gb_s": "memory_bandwidth_gbps"}
     for key, value in pairs.items():
         cell = row[column_for.get(key, key)].strip()
         if cell:
@@ -126,7 +126,7 @@ def test_reference_cpus_present_and_agree() -> None:
 def test_gpus_physically_sane() -> None:
     for gpu in CATALOG.parts("gpu"):
         assert isinstance(gpu, GPU)
-        assert 4 <= gpu.vram_gb <= 300, gpu.id
+        assert 4 <= gpu.vram_gib <= 300, gpu.id
         assert 100 <= gpu.memory_bandwidth_gb_s <= 10_000, gpu.id
         assert gpu.pcie_lanes in (1, 2, 4, 8, 16)
         tensor = gpu.tensor_tflops
