@@ -20,12 +20,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
 
+from core.calc import analyze
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.files.io import parse_document
 from core.models.settings import AnalysisSettings
-from gui.pdf import export_sheet, sheet_from_builds
-from gui.viewmodels.analysis import default_workload
+from gui.pdf import export_sheet, sheet_from_analyses
+from gui.viewmodels.session import default_workload
 
 
 def _median_ms(run: Any, runs: int) -> float:
@@ -48,11 +49,15 @@ def measure(runs: int = 5) -> dict[str, Any]:
         three = Path(tmp) / "three.pdf"
 
         def export_one() -> None:
-            sheet = sheet_from_builds((build,), workload, AnalysisSettings(), catalog)
+            sheet = sheet_from_analyses(
+                (analyze(build, workload, AnalysisSettings(), catalog),), catalog
+            )
             export_sheet(one, sheet)
 
         def export_three() -> None:
-            sheet = sheet_from_builds(comparison.builds, workload, comparison.settings, catalog)
+            session = comparison.session
+            analyses = [analyze(b, workload, session.settings, catalog) for b in session.builds]
+            sheet = sheet_from_analyses(analyses, catalog)
             export_sheet(three, sheet)
 
         export_one()  # warm-up: imports, fonts, first chart widgets

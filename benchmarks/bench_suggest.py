@@ -37,7 +37,7 @@ def stand_in_catalog(catalog: Catalog) -> Catalog:
         for part in catalog.parts()
         if part.price.usd is None
     ]
-    return apply_prices(catalog, overrides=prices).catalog
+    return apply_prices(catalog, overrides=prices)
 
 
 def run(label: str, catalog: Catalog, workload_name: str, budget: float) -> None:

@@ -19,6 +19,7 @@ from core.calc.platform.power import (
     highest_fitting_limit_w,
     power_budget,
     power_limit_throughput_factor,
+    psu_excursion_tolerance,
     psus_needed,
     transient_known,
 )
@@ -51,7 +52,7 @@ def run_checks(
     """
     assignment = assignment or assign_pcie(build)
     budget = budget or power_budget(build, settings)
-    psu_fix = pick_psu(build, settings, catalog) if catalog is not None else None
+    psu_fix = pick_psu(build, settings, catalog, budget) if catalog is not None else None
     return (
         *power_checks(build, settings, catalog, psu_fix, budget=budget),
         *pcie_checks(build, assignment, catalog),
@@ -62,17 +63,33 @@ def run_checks(
     )
 
 
-def pick_psu(build: Build, settings: AnalysisSettings, catalog: Catalog) -> Fix | None:
+def pick_psu(
+    build: Build,
+    settings: AnalysisSettings,
+    catalog: Catalog,
+    budget: PowerBudget | None = None,
+) -> Fix | None:
     """Smallest catalog PSU (one, else two of them) with steady load ≤ 80 %, a known
-    GPU spike within its excursion tolerance, and the GPU power cables."""
+    GPU spike within its excursion tolerance, and the GPU power cables.
+
+    The build's draw does not depend on the PSU, so it is computed once (``budget``)
+    and each candidate is judged by its rating and excursion tolerance alone.
+    """
+    budget = budget or power_budget(build, settings)
+    steady, peak, known = budget.steady_dc_w, budget.peak_dc_w, transient_known(budget)
     psus = sorted(
         (p for p in catalog.parts("psu") if isinstance(p, PSU)),
         key=lambda p: (p.wattage_w, price_key(p)),
     )
     for count in (1, 2):
         for psu in psus:
-            budget = power_budget(build, settings, psu, count)
-            if _psu_sized(budget) and connectors_ok(build, psu, count) is not False:
+            rated = psu.wattage_w * count
+            if steady / rated > STEADY_WARN_FRACTION:
+                continue
+            tolerance, _ = psu_excursion_tolerance(psu, budget.transient_duration_us)
+            if known and peak > rated * tolerance:
+                continue
+            if connectors_ok(build, psu, count) is not False:
                 return Fix(
                     code="use_psu",
                     build={"psu": psu.id, "psu_count": count},
@@ -84,13 +101,6 @@ def pick_psu(build: Build, settings: AnalysisSettings, catalog: Catalog) -> Fix 
                     },
                 )
     return None
-
-
-def _psu_sized(budget: PowerBudget) -> bool:
-    load, limit = budget.psu_load_fraction, budget.excursion_limit_w
-    if load is None or limit is None or load > STEADY_WARN_FRACTION:
-        return False
-    return not transient_known(budget) or budget.peak_dc_w <= limit
 
 
 def _limit_fix(

@@ -291,18 +291,28 @@ def highest_fitting_limit_w(
 
     The circuit test allows ``circuit_fraction`` of its continuous limit. Searches
     from board power down to half of it; ``None`` when even that fails or the
-    board power is unknown.
+    board power is unknown. Draw only grows with the limit, so the search halves the
+    range each time (a dozen evaluations for any board power, never a count-down).
     """
     board = build.gpu.board_power_w
-    if board is None:
+    if board is None or not math.isfinite(board):
         return None
-    limit = math.floor(board / step_w) * step_w
-    while limit >= board * MIN_SUGGESTED_LIMIT_FRACTION:
+
+    def fits(limit: float) -> bool:
         budget = power_budget(_with_limit(build, limit), settings)
         wall_ok = budget.wall_w is not None and (
             budget.wall_w <= budget.circuit_continuous_w * circuit_fraction
         )
-        if (not psu or fits_psu(budget)) and (not circuit or wall_ok):
-            return limit
-        limit -= step_w
-    return None
+        return (not psu or fits_psu(budget)) and (not circuit or wall_ok)
+
+    low = math.ceil(board * MIN_SUGGESTED_LIMIT_FRACTION / step_w)
+    high = math.floor(board / step_w)
+    if high < low or not fits(low * step_w):
+        return None
+    while low < high:  # invariant: ``low`` fits
+        middle = (low + high + 1) // 2
+        if fits(middle * step_w):
+            low = middle
+        else:
+            high = middle - 1
+    return low * step_w
