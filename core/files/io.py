@@ -20,6 +20,7 @@ from core.files.atomic import atomic_write_text
 from core.files.document import BuildRecord, Document, DriveRecord, PartRef
 from core.files.migrate import upgrade
 from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
+from core.files.safe_read import read_limited
 from core.models.build import Build, DriveSelection
 from core.models.parts import Part
 from core.models.session import Session
@@ -162,17 +163,9 @@ def dumps(document: Document) -> str:
 
 
 def open_file(path: Path, catalog: Catalog) -> OpenedFile:
-    """Read ``path`` (size-capped) and parse it; errors name the file and the problem."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FileFormatError(
-                f"{path.name} is {size / 1e6:.1f} MB; RigForge opens files up to "
-                f"{MAX_FILE_BYTES / 1e6:.0f} MB"
-            )
-        data = path.read_bytes()
-    except OSError as error:
-        raise RigForgeError(f"cannot open {path.name}: {error.strerror}") from None
+    """Read ``path`` (a regular file, size-capped, never blocking) and parse it; errors name
+    the file and the problem."""
+    data = read_limited(path, MAX_FILE_BYTES)
     try:
         return parse_document(data, catalog)
     except FileFormatError as error:

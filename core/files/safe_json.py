@@ -1,12 +1,15 @@
 """Parse untrusted JSON with limits on size and nesting, and messages that say where.
 
-``json.loads`` executes nothing, but a hostile file can still be huge, nested
-deeply enough to exhaust the stack, or hold NaN/Infinity that the standard
-parser accepts. This module rejects all three with a ``FileFormatError``.
+``json.loads`` executes nothing, but a hostile file can still be huge, nested deeply
+enough to exhaust the stack, hold NaN/Infinity or integers of thousands of digits that
+the standard parser accepts or chokes on, or repeat a key (the last one silently wins).
+This module refuses all of them with a ``FileFormatError`` naming the problem, and reads
+UTF-8 (with or without a byte-order mark) and UTF-16/32 text that starts with one.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
@@ -15,10 +18,43 @@ from core.errors import FileFormatError
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Largest file RigForge opens (a comparison of many builds is well under 1 MB)."""
 MAX_DEPTH = 64
+MAX_NUMBER_CHARS = 40
+"""Longest number literal accepted: an exact integer of 40 digits is far beyond any value
+a build needs, and Python refuses to convert integers over 4,300 digits anyway."""
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 
 
 def _reject_constant(name: str) -> Any:
     raise FileFormatError(f"the file contains {name}, which is not a number JSON allows")
+
+
+def _number(kind: type[int] | type[float]) -> Any:
+    def parse(text: str) -> int | float:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise FileFormatError(
+                f"the file contains a number of {len(text):,} characters; "
+                f"RigForge reads numbers of up to {MAX_NUMBER_CHARS}"
+            )
+        return kind(text)
+
+    return parse
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            shown = key if len(key) <= 60 else key[:60] + "…"
+            raise FileFormatError(f"the key {shown!r} appears twice in one object")
+        result[key] = value
+    return result
 
 
 def _check_depth(text: str) -> None:
@@ -50,6 +86,28 @@ def _check_depth(text: str) -> None:
             line += 1
 
 
+def decode_text(data: bytes) -> str:
+    """Text of ``data``: UTF-8, or UTF-16/32 when a byte-order mark says so."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError as error:
+                raise FileFormatError(
+                    f"the file says it is {codec.upper()} but byte {error.start} is not"
+                ) from None
+    if b"\x00" in data[:4096]:
+        raise FileFormatError(
+            "the file is binary (or UTF-16 without a byte-order mark), not a RigForge JSON file"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise FileFormatError(
+            f"the file is not UTF-8 text (byte {error.start} cannot be decoded)"
+        ) from None
+
+
 def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
     """Decode and parse ``data``; raise ``FileFormatError`` naming what is wrong."""
     if len(data) > max_bytes:
@@ -57,20 +115,23 @@ def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
             f"the file is {len(data) / 1e6:.1f} MB; RigForge opens files up to "
             f"{max_bytes / 1e6:.0f} MB"
         )
-    if b"\x00" in data[:4096]:
-        raise FileFormatError("the file is binary, not a RigForge JSON file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FileFormatError(
-            f"the file is not UTF-8 text (byte {error.start} cannot be decoded)"
-        ) from None
+    text = decode_text(data)
     _check_depth(text)
+    if not text.strip():
+        raise FileFormatError("the file is empty")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_int=_number(int),
+            parse_float=_number(float),
+            object_pairs_hook=_unique_keys,
+        )
     except json.JSONDecodeError as error:
         raise FileFormatError(
             f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         ) from None
     except RecursionError:
         raise FileFormatError(f"the file is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as error:  # e.g. a number Python cannot convert
+        raise FileFormatError(f"the file holds a value RigForge cannot read: {error}") from None

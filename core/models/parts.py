@@ -14,6 +14,14 @@ from pydantic import Field, model_validator
 from core.models.common import Frozen, NonEmptyStr, PartId, Price
 
 PositiveFloat = Annotated[float, Field(gt=0)]
+
+
+# Specs are bounded to physical ranges: a file or feed outside them is refused, so no
+# later arithmetic meets 1e300 or 5e-324.
+TFLOPS = Annotated[float, Field(ge=0.01, le=100_000)]
+WATTS = Annotated[float, Field(ge=1, le=10_000)]
+MILLIMETRES = Annotated[float, Field(ge=10, le=3_000)]
+MAX_M2_SLOTS = 16
 LaneCount = Literal[1, 2, 4, 8, 16]
 PcieGen = Literal[1, 2, 3, 4, 5, 6]
 PowerConnector = Literal["pcie_6pin", "pcie_8pin", "12vhpwr", "12v_2x6", "eps_8pin"]
@@ -75,12 +83,12 @@ class TensorTflops(Frozen):
     ``None`` means no read source gives the figure or the GPU lacks the mode.
     """
 
-    fp16: PositiveFloat | None = None
-    bf16: PositiveFloat | None = None
-    tf32: PositiveFloat | None = None
-    fp8: PositiveFloat | None = None
-    int8_tops: PositiveFloat | None = None
-    fp16_acc16: PositiveFloat | None = None
+    fp16: TFLOPS | None = None
+    bf16: TFLOPS | None = None
+    tf32: TFLOPS | None = None
+    fp8: TFLOPS | None = None
+    int8_tops: TFLOPS | None = None
+    fp16_acc16: TFLOPS | None = None
     """FP16 with FP16 accumulate (GeForce cards run it at twice the FP32-acc rate)."""
 
 
@@ -89,30 +97,30 @@ class GPU(Part):
     vendor: Literal["NVIDIA", "AMD", "Intel"]
     architecture: Architecture
     chip: str | None = None
-    vram_gib: PositiveFloat
+    vram_gib: Annotated[float, Field(ge=0.5, le=4096)]
     """Marketed memory size; NVIDIA and AMD market binary gigabytes (24 GB = 24 GiB)."""
     memory_type: str | None = None
-    memory_bandwidth_gb_s: PositiveFloat
-    fp32_tflops: PositiveFloat | None
+    memory_bandwidth_gb_s: Annotated[float, Field(ge=10, le=100_000)]
+    fp32_tflops: TFLOPS | None
     """Non-tensor FP32 peak at boost clock."""
     tensor_tflops: TensorTflops = TensorTflops()
-    board_power_w: PositiveFloat | None
-    l2_cache_mb: PositiveFloat | None = None
+    board_power_w: Annotated[float, Field(ge=5, le=5_000)] | None
+    l2_cache_mb: Annotated[float, Field(ge=0.1, le=4096)] | None = None
     """Last-level on-chip cache (L2; AMD RDNA: Infinity Cache is stated in notes)."""
-    base_clock_mhz: PositiveFloat | None = None
+    base_clock_mhz: Annotated[float, Field(ge=50, le=10_000)] | None = None
     """Clock the maker guarantees under sustained load at board power."""
-    boost_clock_mhz: PositiveFloat | None = None
+    boost_clock_mhz: Annotated[float, Field(ge=50, le=10_000)] | None = None
     """Rated boost clock; the peak TFLOPS figures are at this clock."""
     pcie_gen: PcieGen
     pcie_lanes: LaneCount = 16
-    nvlink_gb_s: PositiveFloat | None = None
+    nvlink_gb_s: Annotated[float, Field(ge=1, le=100_000)] | None = None
     """NVLink bandwidth per GPU, both directions together; ``None`` without NVLink."""
     nvlink_topology: Literal["none", "bridge_pair", "nvswitch", "unknown"] = "none"
     p2p_pcie: Literal["yes", "no", "unknown"] = "unknown"
     """Peer-to-peer over PCIe on the stock driver (without an NVLink bridge)."""
     form_factor: Literal["pcie", "sxm", "oam", "superchip"]
-    slot_width: PositiveFloat | None = None
-    length_mm: PositiveFloat | None = None
+    slot_width: Annotated[float, Field(ge=1, le=8)] | None = None
+    length_mm: MILLIMETRES | None = None
     cooler: Literal["blower", "open-air", "passive", "liquid"] | None = None
     power_connectors: dict[PowerConnector, Annotated[int, Field(ge=1, le=8)]] | None = None
     """Power inputs on the card; ``{}`` for modules powered through the board
@@ -146,11 +154,11 @@ class CPU(Part):
     memory_channels: Annotated[int, Field(ge=1, le=24)]
     memory_types: Annotated[tuple[MemoryType, ...], Field(min_length=1)]
     dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
-    max_memory_gib: PositiveFloat | None
+    max_memory_gib: Annotated[float, Field(ge=1, le=1_048_576)] | None
     ecc: bool | None = None
-    base_power_w: PositiveFloat | None
+    base_power_w: Annotated[float, Field(ge=1, le=2_000)] | None
     """TDP / processor base power."""
-    max_power_w: PositiveFloat | None = None
+    max_power_w: Annotated[float, Field(ge=1, le=2_000)] | None = None
     """Package power under sustained all-core load (PPT or max turbo power)."""
 
     @model_validator(mode="after")
@@ -197,9 +205,9 @@ class Motherboard(Part):
     memory_type: MemoryType
     dimm_types: Annotated[tuple[DimmType, ...], Field(min_length=1)]
     memory_slots: Annotated[int, Field(ge=1, le=32)]
-    max_memory_gib: PositiveFloat | None
-    pcie_slots: Annotated[tuple[PcieSlot, ...], Field(min_length=1)]
-    m2_slots: tuple[M2Slot, ...] = ()
+    max_memory_gib: Annotated[float, Field(ge=1, le=1_048_576)] | None
+    pcie_slots: Annotated[tuple[PcieSlot, ...], Field(min_length=1, max_length=14)]
+    m2_slots: Annotated[tuple[M2Slot, ...], Field(max_length=MAX_M2_SLOTS)] = ()
     slot_positions_sourced: bool = True
     """False when no read source gives the slots' physical positions (``position``
     is then only the slots' order, and slot-spacing checks cannot be trusted)."""
@@ -228,7 +236,7 @@ class MemoryKit(Part):
     memory_type: MemoryType
     dimm_type: DimmType
     modules: Annotated[int, Field(ge=1, le=16)]
-    module_gib: PositiveFloat
+    module_gib: Annotated[float, Field(ge=0.25, le=4096)]
     speed_mt_s: Annotated[int, Field(ge=800, le=20000)]
     ecc: bool
 
@@ -242,12 +250,12 @@ class Drive(Part):
     interface: Literal["nvme", "sata", "sas"]
     pcie_gen: PcieGen | None = None
     form_factor: Literal["m.2", "2.5", "3.5", "u.2", "e1.s"]
-    capacity_gb: PositiveFloat
+    capacity_gb: Annotated[float, Field(ge=1, le=10_000_000)]
     """Decimal gigabytes as marketed."""
-    seq_read_mb_s: PositiveFloat | None
-    sustained_read_mb_s: PositiveFloat | None = None
+    seq_read_mb_s: Annotated[float, Field(ge=1, le=1_000_000)] | None
+    sustained_read_mb_s: Annotated[float, Field(ge=1, le=1_000_000)] | None = None
     """Read rate sustained past the cache; ``None`` when no source gives it."""
-    power_w: PositiveFloat | None = None
+    power_w: Annotated[float, Field(ge=0.1, le=1_000)] | None = None
 
     @model_validator(mode="after")
     def _nvme_gen(self) -> Drive:
@@ -263,7 +271,7 @@ class EfficiencyPoint(Frozen):
 
 class PSU(Part):
     category: Literal["psu"] = "psu"
-    wattage_w: PositiveFloat
+    wattage_w: WATTS
     efficiency_rating: NonEmptyStr
     efficiency_curve: Annotated[tuple[EfficiencyPoint, ...], Field(min_length=1)]
     """Efficiency at fractions of rated load (115 V unless notes say otherwise)."""
@@ -271,7 +279,7 @@ class PSU(Part):
     form_factor: NonEmptyStr = "ATX"
     connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]] | None = None
     """GPU/CPU power leads by type; ``None`` when no source lists the unit's cables."""
-    low_line_wattage_w: PositiveFloat | None = None
+    low_line_wattage_w: WATTS | None = None
     """Rated output on 100-127 V mains where the maker rates it below ``wattage_w`` (units
     rated at full power on 200-240 V only); ``None``: the one rating holds on both."""
 
@@ -288,7 +296,7 @@ class Case(Part):
     """A tower, a rack chassis, or an open frame whose GPUs sit on risers above the board."""
     rack_units: Annotated[int, Field(ge=1, le=10)] | None = None
     motherboard_form_factors: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
-    max_gpu_length_mm: PositiveFloat | None
+    max_gpu_length_mm: MILLIMETRES | None
     expansion_slots: Annotated[int, Field(ge=1, le=20)]
     gpu_mounts: Annotated[int, Field(ge=0, le=20)] | None = None
     """Open frames: GPUs the frame holds on risers (``None``: not stated)."""
@@ -303,7 +311,7 @@ class Riser(Part):
     pcie_gen: PcieGen
     """Highest PCIe generation the cable is rated for."""
     lanes: LaneCount = 16
-    length_mm: PositiveFloat | None
+    length_mm: MILLIMETRES | None
 
 
 AnyPart = GPU | CPU | Motherboard | MemoryKit | Drive | PSU | Case | Riser

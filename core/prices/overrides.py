@@ -14,6 +14,7 @@ from core.catalog import Catalog
 from core.errors import FileFormatError, LookupFailed
 from core.files.atomic import atomic_write_text
 from core.files.safe_json import parse_json_bytes
+from core.files.safe_read import read_limited
 from core.models.cost import CurrencyTable
 from core.prices.feed import MAX_FEED_BYTES, validate_feed
 from core.prices.models import FEED_FORMAT, FEED_VERSION, FeedEntry, FeedReport
@@ -25,7 +26,7 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
     """The overrides in ``path`` (empty when the file does not exist), entry by entry."""
     if not path.exists():
         return FeedReport(accepted=(), rejected=())
-    document = parse_json_bytes(path.read_bytes(), max_bytes=MAX_FEED_BYTES)
+    document = parse_json_bytes(read_limited(path, MAX_FEED_BYTES), max_bytes=MAX_FEED_BYTES)
     if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
         raise FileFormatError(f"{path.name}: not a RigForge price-overrides file")
     report = validate_feed(document | {"format": FEED_FORMAT}, catalog, currencies)
@@ -36,7 +37,7 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
 def _read_raw(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
-    document = parse_json_bytes(path.read_bytes(), max_bytes=MAX_FEED_BYTES)
+    document = parse_json_bytes(read_limited(path, MAX_FEED_BYTES), max_bytes=MAX_FEED_BYTES)
     prices = document.get("prices") if isinstance(document, dict) else None
     return dict(prices) if isinstance(prices, dict) else {}
 

@@ -23,6 +23,7 @@ from core.catalog import Catalog
 from core.errors import FetchError, FileFormatError, RigForgeError
 from core.files.atomic import atomic_write_text
 from core.files.fetch import FetchLimits, fetch
+from core.files.safe_read import read_limited
 from core.models.common import Frozen
 from core.models.cost import CurrencyTable
 from core.prices.feed import MAX_FEED_BYTES, parse_feed
@@ -44,8 +45,8 @@ def read_cache(cache_dir: Path) -> FeedCache:
     """The cache in ``cache_dir``; an empty one when missing or unreadable."""
     path = Path(cache_dir) / CACHE_FILE
     try:
-        return FeedCache.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError, ValueError):
+        return FeedCache.model_validate_json(read_limited(path, 4 * MAX_FEED_BYTES))
+    except (RigForgeError, ValidationError, ValueError):
         return FeedCache()
 
 

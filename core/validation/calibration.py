@@ -17,6 +17,8 @@ from pathlib import Path
 from core.calc.performance.profile import profile_from_workload, with_run
 from core.catalog.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
+from core.files.safe_json import decode_text
+from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.throughput import InterconnectChoice, WorkProfile
 from core.models.workload import WorkloadPreset
@@ -33,6 +35,7 @@ REQUIRED_COLUMNS = (
     "notes",
 )
 BUNDLED = "throughput_calibration.csv"
+MAX_CSV_BYTES = 50 * 1024 * 1024
 _NOTE_KEY = re.compile(r"(?:^|;)\s*([a-z_0-9]+)=([^;]*)")
 
 
@@ -114,10 +117,7 @@ def load_rows(path: Path | None = None) -> list[CalibrationRow]:
     if path is None:
         text = resources.files("resources.benchmarks").joinpath(BUNDLED).read_text("utf-8")
     else:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise FileFormatError(f"cannot read {path}: {error.strerror or error}") from error
+        text = decode_text(read_limited(path, MAX_CSV_BYTES))
     return read_rows(text)
 
 

@@ -11,25 +11,32 @@ with the attention term doubled to count both QK^T and AV (formulas.md section 5
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from core.errors import InvalidWorkload
+from core.errors import InvalidWorkload, RigForgeError
+from core.files.safe_json import parse_json_bytes
+from core.files.safe_read import read_limited
 from core.models.workload import Architecture
 
 SUPPORTED = ("llama", "mistral", "mixtral", "gpt2", "bert")
+MAX_CONFIG_BYTES = 1024 * 1024
+"""A config.json is a few kilobytes; a megabyte leaves room and refuses a weights file."""
 
 
 def load_hf_config(path: str | Path) -> Architecture:
     """Read ``config.json`` from disk and build its ``Architecture``."""
+    name = Path(path).name
     try:
-        raw = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InvalidWorkload(f"{path}: cannot read config.json: {error}") from error
+        raw = parse_json_bytes(read_limited(path, MAX_CONFIG_BYTES), max_bytes=MAX_CONFIG_BYTES)
+    except RigForgeError as error:
+        raise InvalidWorkload(f"{name}: cannot read config.json: {error}") from None
     if not isinstance(raw, dict):
-        raise InvalidWorkload(f"{path}: config.json must hold a JSON object")
-    return architecture_from_hf_config(raw)
+        raise InvalidWorkload(f"{name}: config.json must hold a JSON object")
+    try:
+        return architecture_from_hf_config(raw)
+    except InvalidWorkload as error:
+        raise InvalidWorkload(f"{name}: {error}") from None
 
 
 def _int(cfg: dict[str, Any], field: str, default: int | None = None) -> int:

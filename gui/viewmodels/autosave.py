@@ -17,6 +17,8 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from core.errors import RigForgeError
 from core.files.atomic import atomic_write_text
 from core.files.io import dumps
+from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
+from core.files.safe_read import read_limited
 from gui.viewmodels.document import DocumentViewModel
 
 AUTOSAVE_NAME = "autosave.json"
@@ -84,8 +86,8 @@ class AutosaveViewModel(QObject):
 
     def original_path(self) -> Path | None:
         try:
-            meta = json.loads(self.meta_file.read_text("utf-8"))
-        except (OSError, ValueError):
+            meta = parse_json_bytes(read_limited(self.meta_file, 64 * 1024))
+        except RigForgeError:
             return None
         path = meta.get("path") if isinstance(meta, dict) else None
         return Path(path) if isinstance(path, str) else None
@@ -93,9 +95,9 @@ class AutosaveViewModel(QObject):
     def recover(self) -> str | None:
         """Open the autosave as an unsaved document; return a message if that failed."""
         try:
-            data = self.file.read_bytes()
-        except OSError as error:
-            return f"cannot read the autosave: {error.strerror}"
+            data = read_limited(self.file, MAX_FILE_BYTES)
+        except RigForgeError as error:
+            return f"cannot read the autosave: {error}"
         original = self.original_path()
         problem = self._document.open_bytes(data, "the autosaved document")
         if problem is not None:

@@ -15,8 +15,10 @@ from typing import Any, Literal
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 
-from core.errors import RigForgeError
+from core.errors import FileFormatError, RigForgeError, validation_message
 from core.files.atomic import atomic_write_text
+from core.files.safe_json import parse_json_bytes
+from core.files.safe_read import read_limited
 from core.models.common import Frozen
 from core.models.cost import CurrencyCode
 from core.models.settings import AnalysisSettings
@@ -25,6 +27,7 @@ from core.text.money import USD, Money
 
 SETTINGS_VERSION = 2
 SETTINGS_FILE = "settings.json"
+MAX_SETTINGS_BYTES = 64 * 1024
 
 Theme = Literal["light", "dark"]
 Units = Literal["metric", "imperial"]
@@ -67,13 +70,14 @@ def read_settings(path: Path) -> tuple[AppSettings, str | None]:
     if not path.exists():
         return AppSettings(), None
     try:
-        raw = json.loads(path.read_text("utf-8"))
+        raw = parse_json_bytes(read_limited(path, MAX_SETTINGS_BYTES))
         if not isinstance(raw, dict):
-            raise ValueError("expected a JSON object")
+            raise FileFormatError("expected a JSON object")
         return AppSettings.model_validate(_upgrade(raw)), None
-    except (OSError, ValueError, ValidationError) as error:
-        first = str(error).splitlines()[0]
-        return AppSettings(), f"{path.name}: {first}; defaults used"
+    except ValidationError as error:
+        return AppSettings(), f"{path.name}: {validation_message(error)}; defaults used"
+    except RigForgeError as error:
+        return AppSettings(), f"{path.name}: {error}; defaults used"
 
 
 def write_settings(path: Path, settings: AppSettings) -> None:
