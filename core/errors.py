@@ -28,6 +28,10 @@ class FileFormatError(RigForgeError):
     """A file or download is not a valid RigForge document; the message says why."""
 
 
+class AnalysisFailed(RigForgeError):
+    """A build's figures cannot be computed (specs at the edge of float range, say)."""
+
+
 class FetchError(RigForgeError):
     """A URL could not be loaded; the message names the cause (timeout, size, type...)."""
 

@@ -14,7 +14,7 @@ from core.prices.cloud import load_cloud_rates
 from core.prices.store import load_priced_catalog
 from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS
 from gui.viewmodels.root import build_view_models
-from gui.views import dialogs
+from gui.views import dialogs, plain
 from gui.views.main_window import MainWindow
 
 
@@ -73,7 +73,12 @@ def run_app(file: str | None, qt_args: Sequence[str] = ()) -> int:
     try:
         window = open_window(file)
     except RigForgeError as error:
-        QMessageBox.critical(None, "RigForge", f"RigForge could not start:\n{error}")
+        plain.message_box(
+            QMessageBox.Icon.Critical,
+            "RigForge",
+            f"RigForge could not start:\n{error}",
+            QMessageBox.StandardButton.Ok,
+        ).exec()
         return 1
     window.show()
     return int(app.exec())

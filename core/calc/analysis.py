@@ -7,6 +7,8 @@ need the workload (VRAM fit, host RAM, data-loading cores, storage read rate).
 
 from __future__ import annotations
 
+import math
+
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
 from core.calc.memory import estimate_vram
@@ -18,7 +20,7 @@ from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
 from core.calc.platform.power import power_budget, power_limit_throughput_factor
 from core.catalog import Catalog
-from core.errors import InvalidWorkload
+from core.errors import AnalysisFailed, InvalidWorkload
 from core.models.analysis import Analysis
 from core.models.build import Build
 from core.models.checks import Check, worst
@@ -26,6 +28,7 @@ from core.models.cost import CloudRate
 from core.models.host import HostDemand
 from core.models.memory import VramResult
 from core.models.pcie import PcieAssignment
+from core.models.power import PowerBudget
 from core.models.settings import AnalysisSettings
 from core.models.throughput import HostLink, HostSpec, ThroughputResult
 from core.models.workload import Workload
@@ -104,7 +107,13 @@ def analyze(
     """
     settings = settings or AnalysisSettings()
     assignment = assign_pcie(build)
-    budget = power_budget(build, settings)
+    try:
+        budget = power_budget(build, settings)
+    except (ArithmeticError, ValueError) as error:
+        raise AnalysisFailed(
+            f"the build's power figures cannot be computed ({_why(error)}); "
+            "check the part specifications"
+        ) from None
     vram = throughput = None
     extra: list[Check] = []
     demand = None
@@ -121,10 +130,52 @@ def analyze(
                 )
             )
         else:
-            vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
-            extra.append(_vram_check(vram))
-            throughput = _throughput(build, workload, assignment)
-            demand = _demand(workload, vram, throughput)
+            try:
+                vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
+                throughput = _throughput(build, workload, assignment)
+                demand = _demand(workload, vram, throughput)
+                _require_finite(vram, throughput, demand)
+            except (ArithmeticError, ValueError) as error:
+                vram = throughput = demand = None
+                extra.append(_arithmetic_check(error))
+            else:
+                extra.append(_vram_check(vram))
+    try:
+        return _finish(
+            build,
+            workload,
+            settings,
+            catalog,
+            cloud_rates,
+            years,
+            assignment,
+            budget,
+            vram,
+            throughput,
+            demand,
+            extra,
+        )
+    except (ArithmeticError, ValueError) as error:
+        raise AnalysisFailed(
+            f"the build's numbers are outside what can be computed ({_why(error)}); "
+            "check the part specifications"
+        ) from None
+
+
+def _finish(
+    build: Build,
+    workload: Workload | None,
+    settings: AnalysisSettings,
+    catalog: Catalog | None,
+    cloud_rates: tuple[CloudRate, ...],
+    years: int,
+    assignment: PcieAssignment,
+    budget: PowerBudget,
+    vram: VramResult | None,
+    throughput: ThroughputResult | None,
+    demand: HostDemand | None,
+    extra: list[Check],
+) -> Analysis:
     checks = (
         *extra,
         *run_checks(build, settings, demand, catalog, budget=budget, assignment=assignment),
@@ -154,6 +205,35 @@ def analyze(
         power=budget,
         pcie=assignment,
         cost=cost,
+    )
+
+
+def _require_finite(
+    vram: VramResult, throughput: ThroughputResult | None, demand: HostDemand
+) -> None:
+    """Raise ``ValueError`` when an extreme input produced an infinite or undefined figure."""
+    figures = [vram.total_gib, vram.capacity_gib, vram.host_ram_gib]
+    if throughput is not None:
+        figures += [throughput.total_throughput, throughput.samples_per_s]
+    figures += [x for x in (demand.storage_read_mb_s, demand.storage_gb) if x is not None]
+    if not all(math.isfinite(x) for x in figures):
+        raise ValueError("a figure came out infinite or undefined")
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, ZeroDivisionError):
+        return "a division by zero"
+    if isinstance(error, OverflowError):
+        return "a number too large"
+    return str(error)[:120] or type(error).__name__
+
+
+def _arithmetic_check(error: Exception) -> Check:
+    return Check(
+        id="analysis.numbers",
+        severity="fail",
+        reason="numbers_out_of_range",
+        numbers={"message": _why(error)},
     )
 
 

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from core.errors import RigForgeError
+from pydantic import ValidationError
+
+from core.errors import RigForgeError, validation_message
 
 COMMAND_MODULES: tuple[str, ...] = (
     "core.cli.memory",
@@ -58,5 +60,8 @@ def main(argv: Sequence[str] | None = None, extra_modules: Sequence[ModuleType] 
         status: int = args.run(args)
     except RigForgeError as error:
         print(f"rigforge {args.command}: {error}", file=sys.stderr)
+        return 2
+    except ValidationError as error:  # a value the models refuse, named in words
+        print(f"rigforge {args.command}: {validation_message(error)}", file=sys.stderr)
         return 2
     return status

@@ -20,6 +20,7 @@ from core.cli.common import (
     load_context,
     settings_from,
 )
+from core.cli.types import whole
 from core.errors import RigForgeError
 from core.files.io import open_file, save_file
 from core.models.analysis import Analysis
@@ -53,7 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="apply this check's fix (e.g. power.psu) and write the changed file",
     )
     parser.add_argument(
-        "--build", type=int, help="with --apply-fix: the build to change (1 = first; default all)"
+        "--build",
+        type=whole(1, 64),
+        help="with --apply-fix: the build to change (1 = first; default all)",
     )
     parser.add_argument(
         "-o", "--output", type=Path, help="with --apply-fix: where to write (default: FILE)"

@@ -11,6 +11,7 @@ from typing import get_args
 from pydantic import ValidationError
 
 from core.catalog import Catalog
+from core.cli.types import number
 from core.errors import RigForgeError, validation_message
 from core.models.cost import CloudRate
 from core.models.settings import AnalysisSettings, CircuitId
@@ -44,11 +45,11 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
         help="mains circuit the machine plugs into (default: the file's, else us-120v-15a)",
     )
     parser.add_argument(
-        "--utilization", type=float, help="share of the year at full load, 0-1 (default 0.5)"
+        "--utilization", type=number(0, 1), help="share of the year at full load, 0-1 (default 0.5)"
     )
     parser.add_argument(
         "--electricity-price",
-        type=float,
+        type=number(0, 10),
         help="electricity price per kWh in USD (default: US residential average, EIA 2024)",
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from core.cli.types import whole
 from core.errors import RigForgeError
 
 NAME = "convert"
@@ -18,7 +19,7 @@ HELP = "Upgrade a RigForge file to a newer format version (written atomically)."
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the RigForge file to convert")
-    parser.add_argument("--to-version", type=int, required=True, metavar="N")
+    parser.add_argument("--to-version", type=whole(1, 99), required=True, metavar="N")
     parser.add_argument(
         "-o", "--output", type=Path, help="where to write the result (default: replace FILE)"
     )

@@ -7,8 +7,10 @@ import json
 from typing import Any, get_args
 
 from core.calc.memory import estimate_vram
+from core.cli.types import whole
 from core.errors import InvalidWorkload
-from core.models.workload import Checkpointing, Optimizer, Parallelism, Precision, Task
+from core.models.build import MAX_GPUS
+from core.models.workload import MAX_BATCH, Checkpointing, Optimizer, Parallelism, Precision, Task
 from core.text.vram import render
 from core.workloads import find_preset, load_hf_config, make_workload
 
@@ -22,14 +24,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--precision", choices=get_args(Precision))
-    parser.add_argument("--batch", type=int, help="per-GPU micro-batch")
-    parser.add_argument("--seq-len", type=int)
+    parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU micro-batch")
+    parser.add_argument("--seq-len", type=whole(1, 100_000_000))
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--checkpointing", choices=get_args(Checkpointing))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
-    parser.add_argument("--tp", type=int, help="tensor parallel degree")
-    parser.add_argument("--lora-rank", type=int)
-    parser.add_argument("--gpus", type=int, default=1)
+    parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
+    parser.add_argument("--lora-rank", type=whole(1, 4096))
+    parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
     parser.add_argument("--json", action="store_true")
 

@@ -10,9 +10,11 @@ from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
+from core.cli.types import number, whole
 from core.errors import InvalidWorkload
+from core.models.build import MAX_GPUS
 from core.models.throughput import HostLink, HostSpec
-from core.models.workload import Optimizer, Parallelism, Precision, Task
+from core.models.workload import MAX_BATCH, Optimizer, Parallelism, Precision, Task
 from core.text.throughput import bottleneck_text, precision_text, result_lines
 from core.workloads import find_preset, make_workload
 
@@ -22,24 +24,26 @@ HELP = "Throughput, step-time breakdown, bottleneck and 1..N scaling for one con
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", required=True, help="GPU name or alias from the catalog")
-    parser.add_argument("--count", type=int, default=1, help="number of GPUs")
+    parser.add_argument("--count", type=whole(1, MAX_GPUS), default=1, help="number of GPUs")
     parser.add_argument("--workload", required=True, help="workload preset name or alias")
     parser.add_argument("--precision", choices=get_args(Precision))
-    parser.add_argument("--batch", type=int, help="per-GPU batch size")
-    parser.add_argument("--seq-len", type=int)
+    parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
+    parser.add_argument("--seq-len", type=whole(1, 100_000_000))
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
-    parser.add_argument("--tp", type=int, help="tensor parallel degree")
+    parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
     parser.add_argument(
         "--interconnect",
         choices=("nvlink", "pcie", "host"),
         help="default: card's own; host = through host memory (peer-to-peer off)",
     )
-    parser.add_argument("--pcie-gen", type=int, choices=(3, 4, 5, 6), help="slot PCIe generation")
+    parser.add_argument("--pcie-gen", type=whole(3, 6), help="slot PCIe generation")
     parser.add_argument("--lanes", type=int, choices=(1, 2, 4, 8, 16), help="slot lane width")
-    parser.add_argument("--cpu-cores", type=int, help="CPU cores for data loading")
-    parser.add_argument("--storage-mb-s", type=float, help="storage read rate in MB/s")
+    parser.add_argument("--cpu-cores", type=whole(1, 4096), help="CPU cores for data loading")
+    parser.add_argument(
+        "--storage-mb-s", type=number(0, 1e6, low_open=True), help="storage read rate in MB/s"
+    )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
     parser.add_argument("--json", action="store_true")
 

@@ -12,6 +12,10 @@ import json
 from datetime import date
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from core.cli.types import past_date, price, seconds
+from core.errors import RigForgeError, validation_message
 from core.prices.models import FeedEntry
 from core.prices.store import load_priced_catalog, user_cache_dir, user_overrides_path
 
@@ -28,16 +32,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
     update = sub.add_parser("update", help="fetch the price feed at --url")
     update.add_argument("--url", required=True)
-    update.add_argument("--timeout", type=float, default=15.0, help="seconds")
+    update.add_argument("--timeout", type=seconds, default=15.0, help="seconds")
     show = sub.add_parser("show", help="list every part's price with its date and origin")
     show.add_argument("--json", action="store_true")
     show.add_argument("--category")
     set_ = sub.add_parser("set", help="override one part's price")
     set_.add_argument("part_id")
-    set_.add_argument("price", type=float)
+    set_.add_argument("price", type=price)
     set_.add_argument("--currency", default="USD")
     set_.add_argument("--source", default="manual override")
-    set_.add_argument("--as-of", default=None, help="YYYY-MM-DD (default: today)")
+    set_.add_argument("--as-of", type=past_date, default=None, help="YYYY-MM-DD (default: today)")
     unset = sub.add_parser("unset", help="remove one part's override")
     unset.add_argument("part_id")
     for p in (update, show, set_, unset):
@@ -48,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from core.catalog import load_catalog
     from core.files.fetch import FetchLimits
     from core.prices import load_currency_table, update_prices
+    from core.prices.currency import to_usd
     from core.prices.feed import MAX_FEED_BYTES
     from core.prices.overrides import remove_override, set_override
     from core.text.cost import update_text
@@ -61,15 +66,19 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(update_text(result)))
         return 1 if result.status == "failed" else 0
     if args.action == "set":
-        as_of = date.fromisoformat(args.as_of) if args.as_of else date.today()
-        entry = FeedEntry(
-            price=args.price,
-            currency=args.currency,
-            as_of=as_of,
-            kind="street",
-            source=args.source,
-        )
-        set_override(overrides, catalog, args.part_id, entry)
+        as_of = args.as_of or date.today()
+        try:
+            entry = FeedEntry(
+                price=args.price,
+                currency=args.currency,
+                as_of=as_of,
+                kind="street",
+                source=args.source,
+            )
+        except ValidationError as error:
+            raise RigForgeError(f"price not set: {validation_message(error)}") from None
+        to_usd(entry.price, entry.currency, currencies)  # names an unknown currency
+        set_override(overrides, catalog, args.part_id, entry, currencies)
         print(f"{args.part_id}: override set to {args.price:,.2f} {args.currency}")
         return 0
     if args.action == "unset":

@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 from typing import get_args
 
+from core.cli.types import number, whole
+from core.models.build import MAX_GPUS
 from core.models.settings import CircuitId
 from core.models.suggest import PlatformFamily, Reason
+from core.models.workload import MAX_BATCH
 
 NAME = "suggest"
 HELP = "Search the catalog for the builds with the best cost per throughput within a budget."
@@ -16,13 +19,15 @@ HELP = "Search the catalog for the builds with the best cost per throughput with
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workload", required=True, help="workload preset name or alias")
-    parser.add_argument("--budget", type=float, required=True, help="budget in USD")
-    parser.add_argument("--max-gpus", type=int, default=8)
+    parser.add_argument("--budget", type=number(1, 1e8), required=True, help="budget in USD")
+    parser.add_argument("--max-gpus", type=whole(1, MAX_GPUS), default=8)
     parser.add_argument("--circuit", choices=get_args(CircuitId))
-    parser.add_argument("--max-wall-w", type=float, help="cap on wall power, W")
+    parser.add_argument(
+        "--max-wall-w", type=number(0, 100_000, low_open=True), help="cap on wall power, W"
+    )
     parser.add_argument("--platform", choices=get_args(PlatformFamily), default="any")
-    parser.add_argument("--max-psus", type=int, default=2)
-    parser.add_argument("--batch", type=int, help="per-GPU batch size")
+    parser.add_argument("--max-psus", type=whole(1, 4), default=2)
+    parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")
     parser.add_argument("--overrides", type=Path, help="price overrides file")

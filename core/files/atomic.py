@@ -10,16 +10,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
+import time
 from pathlib import Path
 
 from core.errors import RigForgeError
 
+ORPHAN_AGE_S = 60.0
+"""Temporary files of this target older than this are left over from a crash."""
+
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically; the old file survives any failure."""
-    path = Path(path)
+    """Replace ``path`` with ``data`` atomically; the old file survives any failure.
+
+    A symbolic link is followed: its target is replaced and the link stays. A path
+    that exists but is not a regular file (a FIFO, a device, a directory) is refused.
+    Temporary files that an earlier crash left next to the target are removed.
+    """
+    path = _target(Path(path))
     directory = path.parent
+    _remove_orphans(path)
     try:
         fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as error:
@@ -43,6 +54,36 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _target(path: Path) -> Path:
+    """The file a save really replaces: a link's target; refuse what is not a regular file."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as error:
+        raise RigForgeError(f"cannot save {path.name}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise RigForgeError(f"cannot save over {path.name}: it is not a regular file")
+    return path
+
+
+def _remove_orphans(path: Path) -> None:
+    """Delete ``.<name>.*.tmp`` files a killed save left behind (older than a minute, so a
+    save running at this moment in another window is never disturbed)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            name = entry.name
+            if not (name.startswith(f".{path.name}.") and name.endswith(".tmp")):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > ORPHAN_AGE_S:
+                    os.unlink(entry.path)
 
 
 def _mode_for(path: Path) -> int:

@@ -77,6 +77,12 @@ def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list
     if snapshot.id != ref.id:
         raise FileFormatError(f"{where}: snapshot id {snapshot.id!r} differs from {ref.id!r}")
     if snapshot.custom:
+        if in_catalog is not None and in_catalog != snapshot:
+            notices.append(
+                f"The file defines its own part {snapshot.name!r} under the catalog id "
+                f"{ref.id!r}; the file's part is used instead of the catalog's "
+                f"{in_catalog.name}."
+            )
         return snapshot
     if in_catalog is None:
         notices.append(f"{snapshot.name} ({ref.id}) is not in this catalog; using the file's copy.")

@@ -13,8 +13,14 @@ from pydantic import Field, model_validator
 
 from core.models.common import Frozen, NonEmptyStr
 
-PosInt = Annotated[int, Field(ge=1)]
-NonNegFloat = Annotated[float, Field(ge=0)]
+# Physical ranges, far outside any real network, so no value a file can hold makes the
+# analysis overflow (file format limits: docs/file-format.md).
+Params = Annotated[int, Field(ge=1, le=10**14)]
+Dim = Annotated[int, Field(ge=1, le=10_000_000)]
+Tokens = Annotated[int, Field(ge=1, le=100_000_000)]
+Flops = Annotated[float, Field(ge=0, le=1e21)]
+Elements = Annotated[float, Field(ge=0, le=1e18)]
+MAX_BATCH = 1_000_000
 
 ModelKind = Literal["decoder", "encoder", "encoder_decoder", "cnn", "rnn", "diffusion_unet", "flow"]
 InputKind = Literal["image", "text", "audio"]
@@ -39,11 +45,11 @@ class OpMix(Frozen):
     every other op (normalization, activation, softmax, residual adds).
     """
 
-    matmul_conv_flops: NonNegFloat
-    attention_flops: NonNegFloat
-    recurrent_flops: NonNegFloat
-    elementwise_flops: NonNegFloat
-    unaligned_matmul_flops: NonNegFloat = 0.0
+    matmul_conv_flops: Flops
+    attention_flops: Flops
+    recurrent_flops: Flops
+    elementwise_flops: Flops
+    unaligned_matmul_flops: Flops = 0.0
     """Part of ``matmul_conv_flops`` in GEMMs with a dimension that is not a multiple
     of 8 (an odd vocabulary size, say): 16- and 8-bit tensor-core kernels need 16-byte
     aligned rows (NVIDIA "Matrix Multiplication Background" guide, Tensor Core
@@ -67,38 +73,38 @@ class Architecture(Frozen):
     """
 
     kind: ModelKind
-    params_total: PosInt
-    params_active: PosInt | None = None
+    params_total: Params
+    params_active: Params | None = None
     """Parameters used per token (MoE top-k); ``None`` means all (dense)."""
-    embedding_params: Annotated[int, Field(ge=0)] = 0
+    embedding_params: Annotated[int, Field(ge=0, le=10**14)] = 0
     """Token/position embeddings and an untied output layer (kept 16-bit when quantized)."""
-    layers: PosInt | None = None
-    hidden_size: PosInt | None = None
-    heads: PosInt | None = None
-    kv_heads: PosInt | None = None
-    head_dim: PosInt | None = None
-    ffn_hidden_size: PosInt | None = None
+    layers: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    hidden_size: Dim | None = None
+    heads: Dim | None = None
+    kv_heads: Dim | None = None
+    head_dim: Dim | None = None
+    ffn_hidden_size: Dim | None = None
     mlp: MlpKind | None = None
-    vocab_size: PosInt | None = None
-    num_experts: PosInt | None = None
-    experts_per_token: PosInt | None = None
+    vocab_size: Annotated[int, Field(ge=1, le=100_000_000)] | None = None
+    num_experts: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    experts_per_token: Annotated[int, Field(ge=1, le=100_000)] | None = None
     lm_head: bool = True
     """Whether training computes vocabulary logits for every token (LMs, MLM)."""
     dropout: bool = False
     attention_impl: AttentionImpl = "eager"
-    default_seq_len: PosInt | None = None
-    image_resolution_px: PosInt | None = None
+    default_seq_len: Tokens | None = None
+    image_resolution_px: Annotated[int, Field(ge=1, le=100_000)] | None = None
     input_kind: InputKind
-    input_bytes_per_sample: NonNegFloat | None = None
+    input_bytes_per_sample: Annotated[float, Field(ge=0, le=1e13)] | None = None
     throughput_unit: ThroughputUnit
-    unit_items_per_sample: Annotated[float, Field(gt=0)] = 1.0
+    unit_items_per_sample: Annotated[float, Field(ge=1e-6, le=1e10)] = 1.0
     """Tokens, mel frames or audio samples in one sample when the unit is not the sample."""
-    forward_flops_per_sample: NonNegFloat | None = None
+    forward_flops_per_sample: Flops | None = None
     op_mix: OpMix | None = None
-    activation_elements_per_sample: NonNegFloat | None = None
+    activation_elements_per_sample: Elements | None = None
     """Values produced by all non-view ops in one forward pass (eval mode); used by the
     throughput model, and by the memory model for inference of non-transformer nets."""
-    saved_activation_bytes_per_sample_fp32: NonNegFloat | None = None
+    saved_activation_bytes_per_sample_fp32: Elements | None = None
     """Bytes of activations one training forward (loss included) saves for backward, per
     sample, in fp32 at the default resolution / sequence length: distinct storages,
     parameters excluded (counted with ``saved_tensors_hooks``; benchmarks/
@@ -175,7 +181,7 @@ class WorkloadPreset(Frozen):
     architecture: Architecture
     sources: dict[str, NonEmptyStr]
     notes: str = ""
-    default_batch_size: PosInt = 1
+    default_batch_size: Annotated[int, Field(ge=1, le=MAX_BATCH)] = 1
     default_task: Task = "training"
 
     @model_validator(mode="after")
@@ -194,8 +200,8 @@ class LoraSettings(Frozen):
 
 
 class TrainingTarget(Frozen):
-    epochs: Annotated[float, Field(gt=0)] | None = None
-    tokens: Annotated[float, Field(gt=0)] | None = None
+    epochs: Annotated[float, Field(gt=0, le=1e6)] | None = None
+    tokens: Annotated[float, Field(gt=0, le=1e18)] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> TrainingTarget:
@@ -212,19 +218,19 @@ class Workload(Frozen):
     architecture: Architecture
     task: Task = "training"
     precision: Precision = "bf16"
-    batch_size: PosInt = 1
-    seq_len: PosInt | None = None
+    batch_size: Annotated[int, Field(ge=1, le=MAX_BATCH)] = 1
+    seq_len: Tokens | None = None
     """Tokens per sequence (training) or ``None`` for the architecture default."""
-    prompt_len: PosInt | None = None
-    generated_len: Annotated[int, Field(ge=0)] = 0
+    prompt_len: Tokens | None = None
+    generated_len: Annotated[int, Field(ge=0, le=100_000_000)] = 0
     optimizer: Optimizer = "adamw"
     checkpointing: Checkpointing = "none"
     parallelism: Parallelism = "data"
-    tp_degree: PosInt = 1
+    tp_degree: Annotated[int, Field(ge=1, le=1024)] = 1
     cpu_offload: bool = False
     lora: LoraSettings | None = None
-    dataset_samples: PosInt | None = None
-    bytes_per_sample: NonNegFloat | None = None
+    dataset_samples: Annotated[int, Field(ge=1, le=10**15)] | None = None
+    bytes_per_sample: Annotated[float, Field(ge=0, le=1e13)] | None = None
     target: TrainingTarget | None = None
 
     @model_validator(mode="after")

@@ -27,6 +27,7 @@ from core.prices.currency import to_usd
 from core.prices.models import (
     FEED_FORMAT,
     FEED_VERSION,
+    MIN_PRICE,
     FeedEntry,
     FeedReport,
     PartPrice,
@@ -60,6 +61,8 @@ def validate_feed(document: Any, catalog: Catalog, currencies: CurrencyTable) ->
     if len(prices) > MAX_ENTRIES:
         raise FileFormatError(f"the price feed has {len(prices)} entries; at most {MAX_ENTRIES}")
     published = _date_or_none(document.get("published"))
+    if published is not None and published > date.today():
+        raise FileFormatError(f"the price feed's 'published' date {published} is in the future")
     accepted: list[PartPrice] = []
     rejected: list[Rejection] = []
     for part_id, raw in prices.items():
@@ -79,13 +82,18 @@ def _entry(
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(entry)"
-        return Rejection(part_id=label, code="invalid_entry", detail=f"{where}: {first['msg']}")
+        message = str(first["msg"]).removeprefix("Value error, ")
+        return Rejection(part_id=label, code="invalid_entry", detail=f"{where}: {message}")
     try:
         usd = to_usd(entry.price, entry.currency, currencies)
     except RigForgeError as error:
         return Rejection(part_id=label, code="unknown_currency", detail=str(error))
-    if not 0 < usd < MAX_USD:
-        return Rejection(part_id=label, code="out_of_range", detail=f"{usd:.2f} USD")
+    if not MIN_PRICE <= round(usd, 2) < MAX_USD:
+        return Rejection(
+            part_id=label,
+            code="out_of_range",
+            detail=f"{usd:.4g} USD is outside {MIN_PRICE} to {MAX_USD:,} USD",
+        )
     return PartPrice(
         part_id=part_id,
         usd=round(usd, 2),

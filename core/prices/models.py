@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from core.models.common import Frozen, NonEmptyStr, PartId
 from core.models.cost import CurrencyCode
@@ -14,14 +14,25 @@ FEED_FORMAT = "rigforge-price-feed"
 FEED_VERSION = 1
 
 PriceKind = Literal["msrp", "street", "used"]
+MIN_PRICE = 0.01
+"""The smallest price a feed or override may state (one cent, in its currency)."""
+
+
+def _not_future(value: date) -> date:
+    if value > date.today():
+        raise ValueError(f"{value.isoformat()} is in the future")
+    return value
+
+
+PastDate = Annotated[date, AfterValidator(_not_future)]
 
 
 class FeedEntry(Frozen):
     """One price as a feed states it (before currency conversion)."""
 
-    price: Annotated[float, Field(gt=0, lt=100_000_000)]
+    price: Annotated[float, Field(ge=MIN_PRICE, lt=100_000_000)]
     currency: CurrencyCode = "USD"
-    as_of: date
+    as_of: PastDate
     kind: PriceKind = "street"
     source: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 from core.catalog import Catalog
-from core.errors import FileFormatError, LookupFailed
+from core.errors import FileFormatError, LookupFailed, RigForgeError
 from core.files.atomic import atomic_write_text
 from core.files.safe_json import parse_json_bytes
 from core.files.safe_read import read_limited
@@ -47,12 +47,24 @@ def set_override(
     catalog: Catalog,
     part_id: str,
     entry: FeedEntry,
+    currencies: CurrencyTable | None = None,
 ) -> None:
-    """Add or replace the override for ``part_id`` (which must be a catalog id)."""
+    """Add or replace the override for ``part_id`` (which must be a catalog id).
+
+    The entry is checked exactly as reading the file back will check it, so nothing
+    that a later ``prices show`` would refuse is ever written.
+    """
     if part_id not in catalog:
         raise LookupFailed(f"no part with id {part_id!r} in the catalog")
+    record = entry.model_dump(mode="json")
+    if currencies is not None:
+        probe = {"format": FEED_FORMAT, "version": FEED_VERSION, "prices": {part_id: record}}
+        report = validate_feed(probe, catalog, currencies)
+        if report.rejected:
+            problem = report.rejected[0]
+            raise RigForgeError(f"price not set for {part_id}: {problem.detail or problem.code}")
     prices = _read_raw(path)
-    prices[part_id] = entry.model_dump(mode="json")
+    prices[part_id] = record
     _write(path, prices)
 
 

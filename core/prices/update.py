@@ -94,8 +94,10 @@ def update_prices(
             error="no valid price in the feed",
             url=url,
         )
-    refused = {r.part_id for r in report.rejected}
-    kept = tuple(p for p in previous.prices if p.part_id in refused)
+    # A part the new feed omits or states wrongly keeps its previous feed price: a shorter
+    # or partly broken feed never makes known prices unknown again.
+    fresh = {p.part_id for p in report.accepted}
+    kept = tuple(p for p in previous.prices if p.part_id not in fresh and p.part_id in catalog)
     prices = (*report.accepted, *kept)
     header = {k.lower(): v for k, v in response.headers.items()}
     cache = FeedCache(

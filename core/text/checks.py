@@ -25,6 +25,8 @@ REASONS: dict[str, str] = {
         "(largest batch that fits: {max_batch})"
     ),
     "workload_invalid": "{message}",
+    "numbers_out_of_range": "The memory and speed figures cannot be computed for these "
+    "specifications ({message}); check the part and model numbers.",
     # power
     "power_summary": (
         "{steady_dc_w} W steady DC (GPUs {gpu_w} W, CPU {cpu_w} W), peak {peak_dc_w} W; "

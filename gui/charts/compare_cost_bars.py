@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 
 from core.text.money import USD, Money
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+from gui.views import plain
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,10 @@ class CompareCostBarsChart(BaseChart):
         plot.addItem(self.bars)
         self.shown: tuple[CostBar, ...] = ()
         self.setToolTip(
-            "Parts cost divided by total throughput for the workload. Hatched-looking pale "
-            "bars are lower bounds: some parts have no price (their cost is left out)."
+            plain.tip(
+                "Parts cost divided by total throughput for the workload. Hatched-looking pale "
+                "bars are lower bounds: some parts have no price (their cost is left out)."
+            )
         )
 
     def set_bars(self, bars: tuple[CostBar, ...], unit: str, money: Money = USD) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+from gui.views import plain
 
 BAR = 0.36
 
@@ -44,8 +45,10 @@ class CompareLimitsChart(BaseChart):
         plot.setLabel("bottom", "% of the limit")
         self.shown: tuple[LimitBar, ...] = ()
         self.setToolTip(
-            "Per build: VRAM needed per GPU as a share of its capacity (blue) and wall power "
-            "as a share of the circuit's continuous limit (orange). The dashed line is 100 %."
+            plain.tip(
+                "Per build: VRAM needed per GPU as a share of its capacity (blue) and wall power "
+                "as a share of the circuit's continuous limit (orange). The dashed line is 100 %."
+            )
         )
 
     def set_bars(self, bars: tuple[LimitBar, ...]) -> None:

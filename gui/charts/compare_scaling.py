@@ -8,6 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, BaseChart
+from gui.views import plain
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,10 @@ class CompareScalingChart(BaseChart):
         self.current = pg.ScatterPlotItem(size=11, pen=None)
         plot.addItem(self.current)
         self.setToolTip(
-            "Total throughput of each build's GPU model for 1..N GPUs on its platform; the "
-            "larger dot is the build's own GPU count."
+            plain.tip(
+                "Total throughput of each build's GPU model for 1..N GPUs on its platform; the "
+                "larger dot is the build's own GPU count."
+            )
         )
 
     def set_series(self, series: tuple[ScalingSeries, ...], unit: str) -> None:
@@ -52,7 +55,7 @@ class CompareScalingChart(BaseChart):
             if i < len(series):
                 s = series[i]
                 curve.setData(list(s.gpus), list(s.throughput))
-                self.legend.addItem(curve, s.label)
+                self.legend.addItem(curve, plain.markup_free(s.label))
                 here = [t for g, t in zip(s.gpus, s.throughput, strict=True) if g == s.current_gpus]
                 if here:
                     colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, THEMES, BaseChart
+from gui.views import plain
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,11 @@ class CompareScatterChart(BaseChart):
         self.shown_points: tuple[ScatterPoint, ...] = ()
         self.front: tuple[int, ...] = ()
         self.setToolTip(
-            "Each build's total throughput against its parts cost. The dashed line joins the "
-            "Pareto front: builds no other build beats on both (cheaper or equal and faster). "
-            "A hollow marker's cost is a lower bound: some of its parts have no price."
+            plain.tip(
+                "Each build's total throughput against its parts cost. The dashed line joins the "
+                "Pareto front: builds no other build beats on both (cheaper or equal and faster). "
+                "A hollow marker's cost is a lower bound: some of its parts have no price."
+            )
         )
 
     def set_points(

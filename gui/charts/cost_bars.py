@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels
+from gui.views import plain
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,10 @@ class CostBarsChart(BaseChart):
         plot.addItem(self.exact_bars)
         plot.addItem(self.lower_bars)
         self.setToolTip(
-            "Parts cost / total throughput of each build on the same workload. "
-            "Light bars are lower bounds: some parts have no price."
+            plain.tip(
+                "Parts cost / total throughput of each build on the same workload. "
+                "Light bars are lower bounds: some parts have no price."
+            )
         )
         self.bars: list[CostBar] = []
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWidget
 
 from core.models.power import PowerBudget
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
+from gui.views import plain
 
 COMPONENTS = ("gpu", "cpu", "memory", "drives", "motherboard", "fans")
 ROWS = ("steady DC", "GPU spikes", "at the wall")
@@ -40,11 +41,13 @@ class PowerChart(BaseChart):
         bar_labels(self, list(ROWS))
         self.set_range(y=(-0.5, 2.9))
         self.setToolTip(
-            "Steady DC draw per component (GPUs at their power limit or board power, CPU at "
-            "its sustained power, DIMMs, drives, board and fans as stated assumptions); "
-            "GPU spikes = steady + GPU power × (transient ratio − 1); wall = steady / PSU "
-            "efficiency at that load. Lines: PSU rating, its excursion limit, and the "
-            "circuit's continuous limit (volts × amps × 80 %)."
+            plain.tip(
+                "Steady DC draw per component (GPUs at their power limit or board power, CPU at "
+                "its sustained power, DIMMs, drives, board and fans as stated assumptions); "
+                "GPU spikes = steady + GPU power × (transient ratio − 1); wall = steady / PSU "
+                "efficiency at that load. Lines: PSU rating, its excursion limit, and the "
+                "circuit's continuous limit (volts × amps × 80 %)."
+            )
         )
         self.values: dict[str, float] = {}
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWidget
 
 from core.models.analysis import Analysis
 from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
+from gui.views import plain
 
 
 class ScalingChart(BaseChart):
@@ -41,10 +42,12 @@ class ScalingChart(BaseChart):
         ):
             legend.addItem(item, name)
         self.setToolTip(
-            "Total throughput estimated for 1..N GPUs of this build (roofline step time per "
-            "GPU plus the exposed gradient all-reduce on the GPU link), against the ideal "
-            "line N × the 1-GPU throughput. Efficiency = total / (N × 1-GPU). "
-            "The orange point is the build's GPU count."
+            plain.tip(
+                "Total throughput estimated for 1..N GPUs of this build (roofline step time per "
+                "GPU plus the exposed gradient all-reduce on the GPU link), against the ideal "
+                "line N × the 1-GPU throughput. Efficiency = total / (N × 1-GPU). "
+                "The orange point is the build's GPU count."
+            )
         )
 
     def set_analysis(self, analysis: Analysis) -> None:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QWidget
 
 from core.models.analysis import Analysis
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
+from gui.views import plain
 
 STEP_PARTS = (
     ("matmul_s", "matmul/conv"),
@@ -36,9 +37,11 @@ class StepTimeChart(BaseChart):
         bar_labels(self, [label for _field, label in STEP_PARTS])
         self.set_range(y=(-0.6, count - 0.4))
         self.setToolTip(
-            "Roofline step time: each operation class takes max(FLOPs / peak tensor rate, "
-            "bytes / memory bandwidth); data loading, host-to-device copies and gradient "
-            "all-reduce count only where they are not hidden behind compute."
+            plain.tip(
+                "Roofline step time: each operation class takes max(FLOPs / peak tensor rate, "
+                "bytes / memory bandwidth); data loading, host-to-device copies and gradient "
+                "all-reduce count only where they are not hidden behind compute."
+            )
         )
         self.values_ms: dict[str, float] = {}
 

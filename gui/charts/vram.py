@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWidget
 
 from core.models.analysis import Analysis
 from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
+from gui.views import plain
 
 VRAM_PARTS = (
     ("weights_gib", "weights"),
@@ -43,10 +44,12 @@ class VramChart(BaseChart):
         plot.getAxis("left").setTicks([[(0.0, "per GPU")], []])
         self.set_range(y=(-0.6, 0.9))
         self.setToolTip(
-            "Per-GPU memory = weights + gradients + optimizer state + activations + KV cache "
-            "+ CUDA context/framework + workspace/fragmentation. Model states follow ZeRO "
-            "(Rajbhandari et al. 2020), activations Korthikanti et al. 2022, KV cache "
-            "2 × layers × KV heads × head dim × tokens × batch × bytes. Dashed line: capacity."
+            plain.tip(
+                "Per-GPU memory = weights + gradients + optimizer state + activations + KV cache "
+                "+ CUDA context/framework + workspace/fragmentation. Model states follow ZeRO "
+                "(Rajbhandari et al. 2020), activations Korthikanti et al. 2022, KV cache "
+                "2 × layers × KV heads × head dim × tokens × batch × bytes. Dashed line: capacity."
+            )
         )
         self.values: dict[str, float] = {}
 

@@ -40,10 +40,11 @@ def build_document(sheet: BuildSheet) -> QTextDocument:
     doc.setDefaultFont(font)
     doc.setDefaultStyleSheet(STYLE)
     charts: dict[str, set[str]] = {}
-    for index, build in enumerate(sheet.builds):
-        # Fresh widgets per build: a reused plot can keep the previous build's axis range.
-        renderer = ChartRenderer()
-        try:
+    # One set of chart widgets for every build: each chart sets its ranges from the data
+    # it is given (BaseChart.settle), so nothing of the previous build stays.
+    renderer = ChartRenderer()
+    try:
+        for index, build in enumerate(sheet.builds):
             key = build_key(index)
             images = renderer.build_charts(build)
             charts[key] = set(images)
@@ -51,10 +52,6 @@ def build_document(sheet: BuildSheet) -> QTextDocument:
                 doc.addResource(
                     QTextDocument.ResourceType.ImageResource, QUrl(f"{key}-{name}"), img
                 )
-        finally:
-            renderer.close()
-    renderer = ChartRenderer()
-    try:
         cost = renderer.cost_chart(sheet) if sheet.is_comparison else None
     finally:
         renderer.close()

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QSettings
 
 from core.catalog import Catalog
 from core.catalog.builds import default_build
+from core.errors import RigForgeError
 from core.models.cost import CloudRate
 from core.models.session import Session
 from gui.viewmodels.analysis import AnalysisViewModel
@@ -59,6 +60,15 @@ def new_session(catalog: Catalog, settings: SettingsViewModel) -> Session:
     )
 
 
+def analysable(cache: AnalysisCache, session: Session) -> str | None:
+    """``None`` when the session's shown build analyses, else why not (in words)."""
+    try:
+        cache.analysis(session.build, session.workload, session.settings)
+    except RigForgeError as error:
+        return f"that change cannot be analysed: {error}"
+    return None
+
+
 def build_view_models(
     catalog: Catalog,
     cloud_rates: tuple[CloudRate, ...],
@@ -71,6 +81,7 @@ def build_view_models(
     settings = SettingsViewModel(settings_path)
     cache = AnalysisCache(catalog, cloud_rates)
     session = SessionViewModel(catalog, new_session(catalog, settings))
+    session.gate = lambda edited: analysable(cache, edited)
     analysis = AnalysisViewModel(session, cache)
     document = DocumentViewModel(session, cache, store)
     comparison = ComparisonViewModel(session, cache, lambda: settings.money)

@@ -96,6 +96,9 @@ class SessionViewModel(QObject):
         self.undo_stack = QUndoStack(self)
         self._session = session
         self._custom: dict[str, Part] = {}
+        self.gate: Callable[[Session], str | None] | None = None
+        """Called with every edited session before it is committed; a message refuses the
+        edit (the composition root makes it "the shown build must analyse")."""
 
     # -- state ----------------------------------------------------------------------
 
@@ -145,6 +148,8 @@ class SessionViewModel(QObject):
         """Make ``session`` current through the undo stack (no-op when nothing changed)."""
         if session == self._session:
             return None
+        if self.gate is not None and (problem := self.gate(session)) is not None:
+            return self._reject(problem)
         self.undo_stack.push(SessionCommand(text, self._put, self._session, session, merge_key))
         return None
 

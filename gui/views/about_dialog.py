@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from core import __version__
@@ -37,7 +38,8 @@ class AboutDialog(QDialog):
     def __init__(self, catalog: Catalog, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("About RigForge")
-        self.text = QLabel(about_html(catalog))
+        self.text = QLabel(about_html(catalog))  # our own markup; it holds only numbers
+        self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)
         self.text.setMinimumWidth(460)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

@@ -6,7 +6,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QPushButton,
     QVBoxLayout,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
 from core.models.build import MAX_GPUS, Build, DriveSelection
 from core.models.session import Session
 from gui.viewmodels.session import SessionViewModel
+from gui.views import plain
 from gui.views.custom_part_dialog import CustomPartDialog
 from gui.views.editor_widgets import compact_form, spin_box
 from gui.views.part_picker import PartPicker
@@ -45,20 +45,22 @@ class BuildEditorPanel(QWidget):
         self.psu_count = spin_box(1, 4, "Power supplies")
         self.size_psu_button = QPushButton("Size the PSU for me")
         self.size_psu_button.setToolTip(
-            "Pick the smallest catalog PSU with ≥ 20 % steady headroom, the GPU spike "
-            "within its excursion limit, and the GPU power cables"
+            plain.tip(
+                "Pick the smallest catalog PSU with ≥ 20 % steady headroom, the GPU spike "
+                "within its excursion limit, and the GPU power cables"
+            )
         )
         self.drive_list = QListWidget()
         self.drive_list.setMaximumHeight(48)
         self.drive_picker = PartPicker("drive")
         self.add_drive_button = QPushButton("Add")
-        self.add_drive_button.setToolTip("Add one of the drive chosen on the left")
+        self.add_drive_button.setToolTip(plain.tip("Add one of the drive chosen on the left"))
         self.remove_drive_button = QPushButton("Remove")
-        self.remove_drive_button.setToolTip("Remove the drive selected in the list")
+        self.remove_drive_button.setToolTip(plain.tip("Remove the drive selected in the list"))
         for button in (self.add_drive_button, self.remove_drive_button):
             button.setStyleSheet("padding: 2px 6px;")
         self.custom_part_button = QPushButton("Custom part…")
-        self.custom_part_button.setToolTip("Define a part that is not in the catalog")
+        self.custom_part_button.setToolTip(plain.tip("Define a part that is not in the catalog"))
         self.custom_dialog: CustomPartDialog | None = None
         self._layout()
         self._connect()
@@ -71,7 +73,7 @@ class BuildEditorPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.gpu_count)
         row.addWidget(self.power_limit, 1)
-        row.addWidget(QLabel("NVLink"))
+        row.addWidget(plain.label("NVLink"))
         row.addWidget(self.nvlink)
         gpus.addRow("Count", row)
         host = compact_form()
@@ -79,7 +81,7 @@ class BuildEditorPanel(QWidget):
         host.addRow("Board", self.pickers["motherboard"])
         memory = QHBoxLayout()
         memory.addWidget(self.pickers["memory"], 1)
-        memory.addWidget(QLabel("×"))
+        memory.addWidget(plain.label("×"))
         memory.addWidget(self.memory_kits)
         host.addRow("Memory", memory)
         drives = QHBoxLayout()
@@ -90,7 +92,7 @@ class BuildEditorPanel(QWidget):
         host.addRow("", drives)
         psu = QHBoxLayout()
         psu.addWidget(self.pickers["psu"], 1)
-        psu.addWidget(QLabel("×"))
+        psu.addWidget(plain.label("×"))
         psu.addWidget(self.psu_count)
         host.addRow("PSU", psu)
         host.addRow("", self.size_psu_button)
@@ -144,9 +146,11 @@ class BuildEditorPanel(QWidget):
         bridges = build.gpu.nvlink_topology == "bridge_pair"
         self.nvlink.setEnabled(bridges and build.gpu_count >= 2)
         self.nvlink.setToolTip(
-            "NVLink bridges join pairs of cards"
-            if bridges
-            else f"{build.gpu.name} takes no NVLink bridge"
+            plain.tip(
+                "NVLink bridges join pairs of cards"
+                if bridges
+                else f"{build.gpu.name} takes no NVLink bridge"
+            )
         )
         drives = [f"{s.count} × {s.drive.name}" for s in build.drives]
         shown = [self.drive_list.item(i).text() for i in range(self.drive_list.count())]

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from core.models.checks import SEVERITY_ORDER, Check
 from core.text.checks import SEVERITY_LABELS, render_reason
 from core.text.fixes import fix_text
+from gui.views import plain
 from gui.views.summary_cards import ElidedLabel
 
 COLUMNS = ("", "Check", "Why", "Fix")
@@ -110,7 +111,7 @@ class ChecksModel(QStandardItemModel):
                     item = self.item(r, c)
                     assert item is not None
                     item.setText("")
-                    item.setToolTip("")
+                    item.setToolTip(plain.tip(""))
                     item.setBackground(QBrush())
                     item.setFlags(Qt.ItemFlag.NoItemFlags)
         background, foreground = BACKGROUNDS[self.theme], FOREGROUNDS[self.theme]
@@ -132,7 +133,7 @@ class ChecksModel(QStandardItemModel):
                 assert item is not None
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 item.setText(text)
-                item.setToolTip(text)
+                item.setToolTip(plain.tip(text))
                 item.setBackground(brush)
             first = self.item(r, 0)
             assert first is not None
@@ -279,7 +280,7 @@ class ChecksPanel(QWidget):
             self.detail.setPlainText(text)
         can = self.model.applicable[row]
         self.apply_button.setEnabled(can)
-        self.apply_button.setToolTip(fix_text(check.fix) if can and check.fix else "")
+        self.apply_button.setToolTip(plain.tip(fix_text(check.fix) if can and check.fix else ""))
 
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not self._placing:

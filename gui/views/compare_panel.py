@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -25,6 +24,7 @@ from core.text.compare import CompareRow
 from core.text.money import USD, Money
 from gui.charts.compare_grid import CompareChartsGrid
 from gui.viewmodels.comparison import ComparisonState, ComparisonViewModel
+from gui.views import plain
 
 BEST_BACKGROUND = QColor("#d5f0d0")
 BEST_FOREGROUND = QColor("#1d5e1a")
@@ -38,27 +38,29 @@ class CompareBuildsList(QWidget):
         self.view_model = view_model
         self.list = QListWidget()
         self.list.setToolTip(
-            "The build selected here is the one the Build tab edits. "
-            "Double-click a name to rename it."
+            plain.tip(
+                "The build selected here is the one the Build tab edits. "
+                "Double-click a name to rename it."
+            )
         )
         self.add_button = QPushButton("Add")
         self.duplicate_button = QPushButton("Duplicate")
         self.remove_button = QPushButton("Remove")
-        self.add_button.setToolTip("Add the default build")
-        self.duplicate_button.setToolTip("Copy the selected build to make a variant")
+        self.add_button.setToolTip(plain.tip("Add the default build"))
+        self.duplicate_button.setToolTip(plain.tip("Copy the selected build to make a variant"))
         self.reference = QComboBox()
-        self.reference.setToolTip("Deltas in the table are against this build")
+        self.reference.setToolTip(plain.tip("Deltas in the table are against this build"))
         buttons = QHBoxLayout()
         for button in (self.add_button, self.duplicate_button, self.remove_button):
             buttons.addWidget(button)
         column = QVBoxLayout(self)
         column.setContentsMargins(4, 4, 4, 4)
-        column.addWidget(QLabel("Builds"))
+        column.addWidget(plain.label("Builds"))
         column.addWidget(self.list, 1)
         column.addLayout(buttons)
-        column.addWidget(QLabel("Deltas against"))
+        column.addWidget(plain.label("Deltas against"))
         column.addWidget(self.reference)
-        self.message = QLabel()
+        self.message = plain.label()
         self.message.setWordWrap(True)
         column.addWidget(self.message)
         self.list.currentRowChanged.connect(self._on_list_current_row_changed)
@@ -144,7 +146,7 @@ def _cell(row: CompareRow, column: int, reference: int, best: bool) -> QTableWid
         item.setFont(font)
         item.setBackground(QBrush(BEST_BACKGROUND))
         item.setForeground(QBrush(BEST_FOREGROUND))
-        item.setToolTip("best of the builds")
+        item.setToolTip(plain.tip("best of the builds"))
     return item
 
 
@@ -164,7 +166,7 @@ class ComparePanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(True)
         self.charts = CompareChartsGrid()
-        self.note = QLabel()
+        self.note = plain.label()
         self.note.setWordWrap(True)
         left = QSplitter(Qt.Orientation.Vertical)
         top = QSplitter(Qt.Orientation.Horizontal)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QPlainTextEdit,
     QVBoxLayout,
     QWidget,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 from core.catalog.loader import parse_catalog_file
 from core.errors import RigForgeError
 from core.models.parts import PART_TYPES, Part
+from gui.views import plain
 
 CATEGORIES = tuple(PART_TYPES)
 
@@ -43,14 +43,14 @@ class CustomPartDialog(QDialog):
         self.template = QComboBox()
         self.editor = QPlainTextEdit()
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.error = QLabel()
+        self.error = plain.label()
         self.error.setObjectName("customPartError")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b")
         form = QFormLayout()
         form.addRow("Kind", self.category)
         form.addRow("Start from", self.template)
-        hint = QLabel(
+        hint = plain.label(
             "Edit the fields below (JSON, same format and validation as the catalog). "
             "Give a new id, your own name, price and a source for each figure."
         )

@@ -10,6 +10,8 @@ from typing import Literal
 
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
+from gui.views import plain
+
 Choice = Literal["save", "discard", "cancel"]
 
 
@@ -25,7 +27,7 @@ def ask_url(parent: QWidget) -> str | None:
 
 
 def ask_unsaved_changes(parent: QWidget, name: str) -> Choice:
-    box = QMessageBox(
+    box = plain.message_box(
         QMessageBox.Icon.Warning,
         "Unsaved changes",
         f"{name} has changes that are not saved. Save them?",
@@ -44,19 +46,22 @@ def ask_unsaved_changes(parent: QWidget, name: str) -> Choice:
 
 
 def ask_recover(parent: QWidget | None, original: str) -> bool:
-    answer = QMessageBox.question(
-        parent,
+    box = plain.message_box(
+        QMessageBox.Icon.Question,
         "Recover unsaved changes?",
         f"RigForge did not close cleanly last time. Recover the unsaved changes to {original}?",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.Yes,
+        parent,
     )
-    return answer == QMessageBox.StandardButton.Yes
+    box.setDefaultButton(QMessageBox.StandardButton.Yes)
+    return box.exec() == QMessageBox.StandardButton.Yes
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> QMessageBox:
     """Show ``text`` in a window-modal message box without blocking; return the box."""
-    box = QMessageBox(QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent)
+    box = plain.message_box(
+        QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent
+    )
     box.setObjectName("fileErrorBox")
     box.open()
     return box

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QSpinBox
 
+from gui.views import plain
+
 
 def spin_box(
     minimum: int, maximum: int, tip: str, *, suffix: str = "", special: str = ""
@@ -13,7 +15,7 @@ def spin_box(
     spin.setRange(minimum, maximum)
     spin.setKeyboardTracking(False)
     spin.setSuffix(suffix)
-    spin.setToolTip(tip)
+    spin.setToolTip(plain.tip(tip))
     spin.setMinimumWidth(48)  # the range's widest text would widen the whole column
     if special:
         spin.setSpecialValueText(special)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QPro
 from core.files.fetch import FetchLimits
 from core.models.session import Session
 from gui.viewmodels.document import DocumentViewModel
-from gui.views import dialogs
+from gui.views import dialogs, plain
 from gui.workers.url_loader import UrlLoader
 
 FILE_FILTER = "RigForge files (*.json *.rigforge);;All files (*)"
@@ -122,7 +122,8 @@ class FileActions(QObject):
             self.show_error("Cannot open URL", "A download is already running.")
             return None
         loader = UrlLoader(url, self.url_limits)
-        progress = QProgressDialog(f"Downloading {url}…", "Cancel", 0, 0, self._window)
+        progress = QProgressDialog("", "Cancel", 0, 0, self._window)
+        progress.setLabel(plain.label(f"Downloading {url}…"))
         progress.setWindowTitle("Open from URL")
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
@@ -234,7 +235,7 @@ class FileActions(QObject):
         self.recent_menu.clear()
         for index, entry in enumerate(recent, 1):
             action = self.recent_menu.addAction(f"&{index} {Path(entry).name}")
-            action.setToolTip(entry)
+            action.setToolTip(plain.tip(entry))
             action.setData(entry)
             action.triggered.connect(lambda _checked=False, e=entry: self.open_recent(e))
         self.recent_menu.addSeparator()

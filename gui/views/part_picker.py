@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from core.models.parts import Part
 from core.text.money import USD
 from core.text.parts import key_specs
+from gui.views import plain
 
 NONE_ID = ""
 """Item data of the "none" entry (optional PSU and case)."""
@@ -94,7 +95,7 @@ class PartPicker(QWidget):
         self.combo.setCompleter(completer)
         self.filter_button = QToolButton()
         self.filter_button.setText("…")
-        self.filter_button.setToolTip(f"Search and filter every {category}")
+        self.filter_button.setToolTip(plain.tip(f"Search and filter every {category}"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.combo, 1)
@@ -125,7 +126,7 @@ class PartPicker(QWidget):
                     self.combo.addItem(part_label(part), part.id)
                     self.combo.setItemData(
                         self.combo.count() - 1,
-                        f"{part_label(part)}\n{key_specs(part)}",
+                        plain.tip(f"{part_label(part)}\n{key_specs(part)}"),
                         Qt.ItemDataRole.ToolTipRole,
                     )
                 view = self.combo.view()
@@ -134,7 +135,7 @@ class PartPicker(QWidget):
                 self._current_id = current_id
                 self.combo.setCurrentIndex(max(self.combo.findData(current_id), 0))
                 tip = f"{part_label(current)}\n{key_specs(current)}" if current else self.none_text
-                self.combo.setToolTip(tip)
+                self.combo.setToolTip(plain.tip(tip))
             edit = self.combo.lineEdit()
             if edit is not None:
                 edit.setCursorPosition(0)  # show a long name's start, not its end
@@ -255,7 +256,9 @@ class PartPickerDialog(QDialog):
             for column, text in enumerate((part.name, key_specs(part), USD(part.price.usd))):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, part.id)
-                item.setToolTip(f"{part.price.source}\nSources: {'; '.join(part.sources)}")
+                item.setToolTip(
+                    plain.tip(f"{part.price.source}\nSources: {'; '.join(part.sources)}")
+                )
                 self.table.setItem(row, column, item)
         if parts:
             self.table.selectRow(0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +19,7 @@ from core.models.analysis import Analysis
 from core.text.cost import ORIGIN_TEXT, total_text
 from core.text.money import Money
 from core.text.parts import UNKNOWN, key_specs
+from gui.views import plain
 
 COLUMNS = ("Qty", "Part", "Key specs", "Unit price", "Line total", "Price source")
 WIDTHS = (36, 190, 200, 90, 90)
@@ -44,7 +44,7 @@ class PartsPanel(QWidget):
             self.table.setColumnWidth(column, width)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.total_label = QLabel()
+        self.total_label = plain.label()
         self.total_label.setObjectName("partsTotal")
         self.total_label.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
@@ -85,7 +85,7 @@ class PartsPanel(QWidget):
                 tip = text if column in (1, 2, 5) else ""
                 if text == UNKNOWN:
                     tip = "No source gives this value; RigForge does not guess it."
-                item.setToolTip(tip)
+                item.setToolTip(plain.tip(tip))
         text = f"Parts total: {total_text(analysis.cost, money)}"
         if money.note():
             text += f"  ({money.note()})"

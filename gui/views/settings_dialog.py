@@ -12,13 +12,13 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QLabel,
     QVBoxLayout,
     QWidget,
 )
 
 from core.models.settings import CIRCUITS, AnalysisSettings
 from gui.viewmodels.settings import AppSettings
+from gui.views import plain
 
 CIRCUIT_LABELS = {
     cid: f"{c.volts:g} V / {c.amps:g} A ({cid.split('-')[0].upper()}), "
@@ -45,26 +45,30 @@ class SettingsDialog(QDialog):
         self.electricity.setPrefix("$")
         self.electricity.setSuffix(" /kWh")
         self.electricity.setValue(document.electricity_usd_per_kwh)
-        self.electricity.setToolTip("Your tariff in US dollars per kWh")
+        self.electricity.setToolTip(plain.tip("Your tariff in US dollars per kWh"))
         self.circuit = QComboBox()
         for cid, label in CIRCUIT_LABELS.items():
             self.circuit.addItem(label, cid)
             self.circuit.setItemData(
-                self.circuit.count() - 1, CIRCUITS[cid].source, Qt.ItemDataRole.ToolTipRole
+                self.circuit.count() - 1,
+                plain.tip(CIRCUITS[cid].source),
+                Qt.ItemDataRole.ToolTipRole,
             )
         self.circuit.setCurrentIndex(self.circuit.findData(document.circuit))
         self.utilization = QDoubleSpinBox()
         self.utilization.setRange(0, 100)
         self.utilization.setSuffix(" %")
         self.utilization.setValue(document.utilization * 100)
-        self.utilization.setToolTip("Share of the year the machine runs at full draw")
+        self.utilization.setToolTip(plain.tip("Share of the year the machine runs at full draw"))
         self.as_default = QCheckBox("Use these for new documents too")
         self.currency = QComboBox()
         self.currency.addItems(list(currencies))
         self.currency.setCurrentText(preferences.currency)
         self.currency.setToolTip(
-            "Money is shown in this currency, converted with the bundled reference rates "
-            "(the date is shown next to converted totals)"
+            plain.tip(
+                "Money is shown in this currency, converted with the bundled reference rates "
+                "(the date is shown next to converted totals)"
+            )
         )
         self.theme = QComboBox()
         self.theme.addItems(["light", "dark"])
@@ -85,7 +89,7 @@ class SettingsDialog(QDialog):
         app_form.addRow("Units", self.units)
         app_box = QGroupBox("Preferences (this computer)")
         app_box.setLayout(app_form)
-        note = QLabel("Opening a file never changes your preferences.")
+        note = plain.label("Opening a file never changes your preferences.")
         note.setTextFormat(Qt.TextFormat.PlainText)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -32,6 +31,7 @@ from core.text.money import USD
 from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
 from gui.charts.export_menu import add_export_menu
 from gui.viewmodels.suggest import SuggestViewModel
+from gui.views import plain
 
 COLUMNS = ("Cost", "Throughput", "Cost per unit", "Wall", "Build", "Why")
 
@@ -61,7 +61,7 @@ class SuggestPanel(QWidget):
         self.vram_fit = QCheckBox("the model must fit in VRAM")
         self.front_size = QSpinBox()
         self.front_size.setRange(1, 100)
-        self.workload_label = QLabel()
+        self.workload_label = plain.label()
         self.workload_label.setWordWrap(True)
         form = QFormLayout()
         form.addRow("Workload", self.workload_label)
@@ -79,7 +79,7 @@ class SuggestPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.search_button)
         buttons.addWidget(self.cancel_button)
-        self.summary = QLabel("Set a budget and constraints, then Search.")
+        self.summary = plain.label("Set a budget and constraints, then Search.")
         self.summary.setWordWrap(True)
         side = QWidget()
         column = QVBoxLayout(side)
@@ -97,7 +97,9 @@ class SuggestPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.open_button = QPushButton("Open as build")
-        self.open_button.setToolTip("Add the selected build to the comparison and edit it")
+        self.open_button.setToolTip(
+            plain.tip("Add the selected build to the comparison and edit it")
+        )
         results = QWidget()
         results_column = QVBoxLayout(results)
         results_column.setContentsMargins(0, 0, 0, 0)

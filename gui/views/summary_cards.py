@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.text.summary import Figure
+from gui.views import plain
 
 CARD_KEYS = ("vram", "throughput", "time", "cost", "per_unit", "power", "bottleneck")
 WIDE_KEYS = {"bottleneck"}
@@ -108,7 +109,7 @@ class SummaryCard(QFrame):
         self.setObjectName(f"card_{key}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.title = QLabel()
+        self.title = plain.label()
         self.title.setObjectName("cardTitle")
         self.value = ElidedLabel()
         self.value.setObjectName("cardValue")
@@ -118,7 +119,8 @@ class SummaryCard(QFrame):
         self.value.setFont(font)
         self.detail = ElidedLabel(max_lines=2)
         self.detail.setObjectName("cardDetail")
-        self.why = QLabel("<a href='why'>why?</a>")
+        self.why = QLabel("<a href='why'>why?</a>")  # our own link, no data
+        self.why.setTextFormat(Qt.TextFormat.RichText)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 2)
@@ -139,20 +141,20 @@ class SummaryCard(QFrame):
         self._figure = shown
         self.title.setText(figure.title)
         self.value.setText(figure.value)
-        self.value.setToolTip(figure.value)
+        self.value.setToolTip(plain.tip(figure.value))
         self.detail.setText(figure.detail)
-        self.detail.setToolTip(figure.detail)
+        self.detail.setToolTip(plain.tip(figure.detail))
         colour = SEVERITY_COLOURS.get(figure.severity, "")
         if colour != self._colour:
             self._colour = colour
             self.value.set_colour(colour)
         self.explanation = figure.why
-        self.setToolTip(f"{figure.value} — {figure.detail}\n\n{figure.why}")
-        self.why.setToolTip(figure.why)
+        self.setToolTip(plain.tip(f"{figure.value} — {figure.detail}\n\n{figure.why}"))
+        self.why.setToolTip(plain.tip(figure.why))
 
     def _on_why_link_activated(self, _link: str) -> None:
         QToolTip.showText(
-            self.why.mapToGlobal(self.why.rect().bottomLeft()), self.explanation, self
+            self.why.mapToGlobal(self.why.rect().bottomLeft()), plain.tip(self.explanation), self
         )
 
 

@@ -24,6 +24,7 @@ from core.models.workload import Architecture, Workload
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
 from gui.viewmodels.session import SessionViewModel, default_workload
+from gui.views import plain
 from gui.views.editor_widgets import compact_form, spin_box
 
 TASKS = ("training", "lora", "qlora", "inference")
@@ -38,7 +39,7 @@ CUSTOM = "__custom__"
 def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
     combo = QComboBox()
     combo.addItems(items)
-    combo.setToolTip(tip)
+    combo.setToolTip(plain.tip(tip))
     combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     combo.setMinimumContentsLength(5)
     return combo
@@ -64,7 +65,9 @@ class WorkloadEditorPanel(QWidget):
         for preset in load_presets():
             self.preset.addItem(preset.name, preset.id)
             self.preset.setItemData(
-                self.preset.count() - 1, preset.notes or preset.name, Qt.ItemDataRole.ToolTipRole
+                self.preset.count() - 1,
+                plain.tip(preset.notes or preset.name),
+                Qt.ItemDataRole.ToolTipRole,
             )
         self.preset.addItem("Custom model", CUSTOM)
         completer = QCompleter(self.preset.model(), self.preset)
@@ -73,7 +76,9 @@ class WorkloadEditorPanel(QWidget):
         self.preset.setCompleter(completer)
         self.import_button = QPushButton("Import HF config.json…")
         self.import_button.setToolTip(
-            "Read a Hugging Face config.json (Llama, Mistral, Mixtral, GPT-2, BERT) offline"
+            plain.tip(
+                "Read a Hugging Face config.json (Llama, Mistral, Mixtral, GPT-2, BERT) offline"
+            )
         )
         self.custom_layers = spin_box(1, 256, "Transformer layers (decoder, Llama-style)")
         self.custom_hidden = spin_box(64, 65536, "Hidden size")
@@ -92,7 +97,7 @@ class WorkloadEditorPanel(QWidget):
         self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
         self.tp_degree = spin_box(1, 64, "Tensor-parallel degree")
         self.offload = QCheckBox("offload")
-        self.offload.setToolTip("Offload optimizer state and parameters to CPU memory")
+        self.offload.setToolTip(plain.tip("Offload optimizer state and parameters to CPU memory"))
         self.dataset = spin_box(
             0, 2_000_000_000, "Samples in the dataset (0 = unknown)", special="unknown"
         )
@@ -102,7 +107,9 @@ class WorkloadEditorPanel(QWidget):
         self.bytes_per_sample.setSpecialValueText("model default")
         self.bytes_per_sample.setSuffix(" B/sample")
         self.bytes_per_sample.setKeyboardTracking(False)
-        self.bytes_per_sample.setToolTip("Bytes read per sample (0 = the model's default)")
+        self.bytes_per_sample.setToolTip(
+            plain.tip("Bytes read per sample (0 = the model's default)")
+        )
         self.target_kind = _combo(TARGETS, "Training target: epochs over the dataset, or tokens")
         self.target_value = QDoubleSpinBox()
         self.target_value.setRange(0, 1e15)

@@ -3,7 +3,8 @@
 Slot assignment searches every placement of the GPUs in the board's x16-sized
 slots (a card ``w`` slots wide at position ``p`` covers ``p .. p+w-1``, so the
 next card sits at ``p+w`` or lower) and every choice of M.2 slots for the NVMe
-drives, applies the board's lane rules for that population, and keeps the best
+drives (greedy for the drives when there are thousands of choices), applies the board's lane
+rules for that population, and keeps the best
 by, in order: GPUs with a usable link, drives placed, total GPU bandwidth, the
 weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, top-most slots.
 
@@ -87,6 +88,31 @@ def _fits(positions: tuple[int, ...], width: int) -> bool:
 
 Score = tuple[float, ...]
 
+EXHAUSTIVE_PLACEMENTS = 4096
+"""Above this many (GPU set, M.2 set) pairs for the largest GPU count, each GPU set gets one
+M.2 set chosen greedily instead of all of them, so a board with many M.2 slots stays fast
+(16 slots and 8 drives would be 12,870 M.2 sets per GPU placement)."""
+
+
+def _greedy_m2_set(
+    m2_slots: tuple[M2Slot, ...], gpu_set: tuple[PcieSlot, ...], count: int
+) -> tuple[M2Slot, ...]:
+    """The ``count`` M.2 slots that keep the most lanes next to these GPUs, CPU-attached and
+    fastest first, and that take the fewest lanes away from the GPUs."""
+    populated = frozenset(s.id for s in gpu_set)
+    steals = {rule.when_populated for slot in gpu_set for rule in slot.lane_rules}
+
+    def preference(m2: M2Slot) -> tuple[bool, bool, bool, int, int]:
+        return (
+            _lanes(m2, populated) == 0,
+            m2.id in steals,
+            m2.attached_to != "cpu",
+            -m2.gen,
+            -_lanes(m2, populated),
+        )
+
+    return tuple(sorted(m2_slots, key=preference)[:count])
+
 
 def _evaluate(
     build: Build,
@@ -155,12 +181,21 @@ def assign_pcie(build: Build) -> PcieAssignment:
     drives = m2_nvme_drives(build)
     fitting = max_gpus_by_geometry(board, width) if slots else 0
     m2_count = min(len(drives), len(board.m2_slots))
-    m2_sets = tuple(combinations(board.m2_slots, m2_count))
+    exhaustive = (
+        math.comb(len(board.m2_slots), m2_count)
+        * math.comb(len(slots), min(build.gpu_count, fitting, len(slots)))
+        <= EXHAUSTIVE_PLACEMENTS
+    )
     best: tuple[Score, tuple[GpuLink, ...], tuple[DriveLink, ...]] | None = None
     for size in range(min(build.gpu_count, fitting), 0, -1):
         for gpu_set in combinations(slots, size):
             if not _fits(tuple(s.position for s in gpu_set), width):
                 continue
+            m2_sets = (
+                combinations(board.m2_slots, m2_count)
+                if exhaustive
+                else (_greedy_m2_set(board.m2_slots, gpu_set, m2_count),)
+            )
             for m2_set in m2_sets:
                 result = _evaluate(build, gpu_set, m2_set, drives, width)
                 if best is None or result[0] > best[0]:

@@ -51,3 +51,50 @@ def test_new_file_is_readable_by_others_per_umask(tmp_path: Path) -> None:
         assert target.stat().st_mode & 0o777 == 0o600  # an existing file keeps its mode
     finally:
         os.umask(umask)
+
+
+def test_orphans_of_a_killed_save_are_removed(tmp_path: Path) -> None:
+    # A save killed between mkstemp and rename leaves ".build.json.XXXX.tmp" behind.
+    import os
+    import time
+
+    target = tmp_path / "build.json"
+    old = tmp_path / ".build.json.abcd1234.tmp"
+    old.write_bytes(b"x" * 1000)
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    fresh = tmp_path / ".build.json.efgh5678.tmp"  # another window saving right now
+    fresh.write_bytes(b"y")
+    other = tmp_path / ".notes.txt.abcd.tmp"  # not this file's
+    other.write_bytes(b"z")
+    os.utime(other, (time.time() - 3600, time.time() - 3600))
+    atomic_write_text(target, "new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["build.json", fresh.name, other.name]
+    )
+
+
+def test_save_through_a_symlink_replaces_its_target(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    atomic_write_text(link, "new")
+    assert link.is_symlink()
+    assert real.read_text() == "new"
+
+
+def test_save_over_a_fifo_is_refused_and_the_fifo_kept(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(RigForgeError, match="not a regular file"):
+        atomic_write_text(fifo, "data")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_save_over_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "d.json").mkdir()
+    with pytest.raises(RigForgeError, match="not a regular file"):
+        atomic_write_text(tmp_path / "d.json", "data")
