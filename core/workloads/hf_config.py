@@ -14,7 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from core.errors import InvalidWorkload, RigForgeError
+from pydantic import ValidationError
+
+from core.errors import InvalidWorkload, RigForgeError, validation_message
 from core.files.safe_json import parse_json_bytes
 from core.files.safe_read import read_limited
 from core.models.workload import Architecture
@@ -43,7 +45,7 @@ def _int(cfg: dict[str, Any], field: str, default: int | None = None) -> int:
     value = cfg.get(field, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidWorkload(
-            f"config.json field {field!r} must be a positive integer, got {value!r}"
+            f"config.json field {field!r} must be a positive integer, got {_short(value)}"
         )
     return value
 
@@ -53,13 +55,26 @@ def architecture_from_hf_config(cfg: dict[str, Any]) -> Architecture:
     model_type = cfg.get("model_type")
     if model_type not in SUPPORTED:
         raise InvalidWorkload(
-            f"config.json field 'model_type' is {model_type!r}; supported: {', '.join(SUPPORTED)}"
+            f"config.json field 'model_type' is {_short(model_type)}; "
+            f"supported: {', '.join(SUPPORTED)}"
         )
-    if model_type == "gpt2":
-        return _gpt2(cfg)
-    if model_type == "bert":
-        return _bert(cfg)
-    return _llama_like(cfg, moe=model_type == "mixtral")
+    try:
+        if model_type == "gpt2":
+            return _gpt2(cfg)
+        if model_type == "bert":
+            return _bert(cfg)
+        return _llama_like(cfg, moe=model_type == "mixtral")
+    except ValidationError as error:
+        raise InvalidWorkload(
+            f"config.json gives a model outside what RigForge models: {validation_message(error)}"
+        ) from None
+    except OverflowError:
+        raise InvalidWorkload("config.json holds sizes too large to compute with") from None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def _flops(params_active: int, layers: int, seq: int, attn_width: int) -> float:

@@ -287,8 +287,8 @@ class SessionViewModel(QObject):
         build = _named(build, _unique(build.name, names))
         builds = (*self._session.builds, build)
         session = self._session.model_copy(update={"builds": builds, "shown": len(builds) - 1})
-        self.replace(f"Add build {build.name}", session)
-        return len(builds) - 1
+        problem = self.replace(f"Add build {build.name}", session)
+        return len(builds) - 1 if problem is None else problem
 
     def duplicate_build(self, index: int) -> int | str:
         """Copy build ``index`` as a variant right after it and show the copy."""
@@ -300,8 +300,8 @@ class SessionViewModel(QObject):
         copy = _named(source, _unique(f"{source.name} (copy)", names))
         new = (*builds[: index + 1], copy, *builds[index + 1 :])
         session = self._session.model_copy(update={"builds": new, "shown": index + 1})
-        self.replace(f"Duplicate {source.name}", session)
-        return index + 1
+        problem = self.replace(f"Duplicate {source.name}", session)
+        return index + 1 if problem is None else problem
 
     def remove_build(self, index: int) -> str | None:
         """Remove build ``index``; a message when it is the last one."""
