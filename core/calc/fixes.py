@@ -24,6 +24,7 @@ PART_FIELDS: dict[str, Category] = {
     "memory": "memory",
     "psu": "psu",
     "case": "case",
+    "riser": "riser",
 }
 """Build fields that hold a part, and the catalog category of that part."""
 

@@ -29,6 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-psus", type=whole(1, 4), default=2)
     parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
+    parser.add_argument(
+        "--new-only", action="store_true", help="new GPUs only (default: also used, where priced)"
+    )
+    parser.add_argument(
+        "--no-checkpointing",
+        action="store_true",
+        help="never switch on activation checkpointing to make a training workload fit",
+    )
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")
     parser.add_argument("--overrides", type=Path, help="price overrides file")
     parser.add_argument("--json", action="store_true")
@@ -49,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         platform=args.platform,
         max_psus=args.max_psus,
         require_vram_fit=not args.no_vram_fit,
+        allow_used=not args.new_only,
+        allow_checkpointing=not args.no_checkpointing,
     )
     from core.prices.store import load_priced_catalog
 

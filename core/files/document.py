@@ -15,7 +15,7 @@ from pydantic import Field
 
 from core.models.build import MAX_DRIVES, MAX_GPUS, MAX_NAME
 from core.models.common import Frozen, PartId
-from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Riser
 from core.models.session import MAX_BUILDS, MAX_NOTES, MAX_TITLE
 from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
@@ -23,7 +23,7 @@ from core.models.workload import Workload
 FORMAT_NAME = "rigforge"
 CURRENT_VERSION = 3
 
-P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case)
+P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case, Riser)
 
 
 class PartRef(Frozen, Generic[P]):
@@ -53,6 +53,10 @@ class BuildRecord(Frozen):
     psu: PartRef[PSU] | None = None
     psu_count: Annotated[int, Field(ge=1, le=4)] = 1
     case: PartRef[Case] | None = None
+    riser: PartRef[Riser] | None = None
+    """One riser or extension cable per GPU (absent: the GPUs sit in their slots)."""
+    used: Annotated[tuple[PartId, ...], Field(max_length=16)] = ()
+    """Ids of parts bought second-hand (their used price applies)."""
 
 
 class Document(Frozen):

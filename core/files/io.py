@@ -101,7 +101,7 @@ def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: l
         return None if ref is None else _resolve_part(ref, f"{where}.{name}", catalog, notices)
 
     fields = record.model_dump(
-        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"}
+        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "riser", "drives"}
     )
     try:
         return Build(
@@ -112,6 +112,7 @@ def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: l
             memory=part("memory", record.memory),
             psu=part("psu", record.psu),
             case=part("case", record.case),
+            riser=part("riser", record.riser),
             drives=tuple(
                 DriveSelection(drive=part(f"drives.{i}", d.part), count=d.count)
                 for i, d in enumerate(record.drives)
@@ -130,7 +131,7 @@ def _record(build: Build) -> BuildRecord:
         {
             **build.model_dump(
                 mode="json",
-                exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "drives"},
+                exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "riser", "drives"},
             ),
             "gpu": _ref(build.gpu),
             "cpu": _ref(build.cpu),
@@ -138,6 +139,7 @@ def _record(build: Build) -> BuildRecord:
             "memory": _ref(build.memory),
             "psu": None if build.psu is None else _ref(build.psu),
             "case": None if build.case is None else _ref(build.case),
+            "riser": None if build.riser is None else _ref(build.riser),
             "drives": [
                 DriveRecord.model_validate({"part": _ref(d.drive), "count": d.count})
                 for d in build.drives

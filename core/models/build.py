@@ -10,8 +10,8 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from core.models.common import Frozen
-from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
+from core.models.common import Frozen, PartId
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part, Riser
 
 MAX_GPUS = 16
 MAX_NAME = 200
@@ -42,9 +42,22 @@ class Build(Frozen):
     """``None`` asks the app to size one."""
     psu_count: Annotated[int, Field(ge=1, le=4)] = 1
     case: Case | None = None
+    riser: Riser | None = None
+    """A PCIe riser or extension cable per GPU (open frames, vertical mounts); ``None``:
+    the GPUs sit in their slots."""
+    used: Annotated[tuple[PartId, ...], Field(max_length=16)] = ()
+    """Ids of the build's parts bought second-hand: their used price applies (unknown when
+    the part has none)."""
 
     @model_validator(mode="after")
     def _limits(self) -> Build:
+        if self.used:
+            ids = {part.id for _quantity, part in self.bill_of_materials()}
+            strangers = [i for i in self.used if i not in ids]
+            if strangers:
+                raise ValueError(f"used names {strangers[0]!r}, which is not in the build")
+            if len(set(self.used)) != len(self.used):
+                raise ValueError("used lists a part twice")
         if self.drive_count > MAX_DRIVES:
             raise ValueError(f"at most {MAX_DRIVES} drives in one build")
         if self.nvlink_bridges > self.gpu_count // 2:
@@ -92,4 +105,9 @@ class Build(Frozen):
             lines.append((self.psu_count, self.psu))
         if self.case is not None:
             lines.append((1, self.case))
+        if self.riser is not None:
+            lines.append((self.gpu_count, self.riser))
         return tuple(lines)
+
+    def is_used(self, part: Part) -> bool:
+        return part.id in self.used

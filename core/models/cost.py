@@ -45,6 +45,7 @@ class PriceLine(Frozen):
     kind: str
     source: str
     origin: PriceOrigin = "catalog"
+    condition: Literal["new", "used"] = "new"
 
 
 class CloudRate(Frozen):

@@ -297,11 +297,19 @@ class Case(Part):
     rack_units: Annotated[int, Field(ge=1, le=10)] | None = None
     motherboard_form_factors: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
     max_gpu_length_mm: MILLIMETRES | None
-    expansion_slots: Annotated[int, Field(ge=1, le=20)]
+    expansion_slots: Annotated[int, Field(ge=1, le=20)] | None
+    """Rear slot positions of a tower or chassis; ``None`` for an open frame (no slot
+    panel: its GPUs sit on risers on ``gpu_mounts``)."""
     gpu_mounts: Annotated[int, Field(ge=0, le=20)] | None = None
     """Open frames: GPUs the frame holds on risers (``None``: not stated)."""
     server_airflow: bool | None = None
     """Whether the maker rates the chassis' fans for passive (fanless) accelerators."""
+
+    @model_validator(mode="after")
+    def _slots_for_enclosures(self) -> Case:
+        if self.kind != "open_frame" and self.expansion_slots is None:
+            raise ValueError(f"a {self.kind} case needs expansion_slots")
+        return self
 
 
 class Riser(Part):

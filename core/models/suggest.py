@@ -10,6 +10,7 @@ from core.models.build import Build
 from core.models.checks import Number, Severity
 from core.models.common import Frozen, NonEmptyStr, PartId
 from core.models.settings import CircuitId
+from core.models.workload import Workload
 
 PlatformFamily = Literal["any", "consumer", "workstation", "server"]
 
@@ -28,6 +29,11 @@ class SuggestRequest(Frozen):
     """Drive every suggestion gets; ``None`` picks the cheapest priced NVMe M.2 drive."""
     front_size: Annotated[int, Field(ge=1, le=100)] = 12
     """Most Pareto builds returned (spread evenly over the front)."""
+    allow_used: bool = True
+    """Also consider GPUs at their dated used price (the build then names them as used)."""
+    allow_checkpointing: bool = True
+    """For training, try selective then full activation checkpointing when the workload as
+    given does not fit in VRAM (the suggestion says so)."""
 
 
 class Reason(Frozen):
@@ -49,6 +55,9 @@ class Suggestion(Frozen):
     warnings: tuple[str, ...] = ()
     """Ids of checks that warn."""
     reasons: tuple[Reason, ...] = ()
+    workload: Workload | None = None
+    """The workload as this build runs it: the request's with checkpointing switched on
+    when that is what makes it fit."""
 
 
 class SkipCounts(Frozen):
@@ -69,9 +78,11 @@ class SuggestResult(Frozen):
     best: Suggestion | None
     """Lowest cost per unit of throughput."""
     considered: int
-    """Every combination of the search space (GPU × count × platform × memory × PSU)."""
+    """Configurations searched: GPU (new, or used) × count × CPU-board platform × mounting
+    (in a case, or on an open frame with risers). Each gets the cheapest memory, case and
+    PSU that fit it: dearer ones cost more for the same throughput."""
     evaluated: int
-    """Combinations whose cost, power and throughput were computed."""
+    """(Configuration, PSU option) pairs whose power was checked."""
     skipped: SkipCounts
     unpriced_part_ids: tuple[PartId, ...] = ()
     """Parts without a price that made configurations unrankable."""

@@ -144,7 +144,25 @@ REASONS: dict[str, str] = {
     "gpu_length_fits": "{length_mm} mm card fits the case's {max_mm} mm",
     "gpu_too_long": "{length_mm} mm card is longer than the case's {max_mm} mm",
     "cooler_unknown": "The card's cooler type is unknown",
-    "passive_needs_airflow": "Passive cards rely on server-chassis airflow through them",
+    "passive_needs_airflow": (
+        "Passive cards rely on server-chassis airflow through them; choose a case to check it"
+    ),
+    "passive_server_airflow": "{case} pushes air through passive cards",
+    "passive_airflow_unknown": (
+        "{case}: its maker does not state airflow for passive cards; check before buying"
+    ),
+    "passive_overheats": (
+        "{case} has no airflow through passive cards: without server fans they overheat and "
+        "throttle; choose a server chassis rated for passive accelerators or an actively "
+        "cooled card"
+    ),
+    "frame_needs_risers": (
+        "An open frame holds the {gpus} GPU(s) away from the board: each needs a riser cable"
+    ),
+    "risers_chosen": "{gpus} × {riser} (PCIe Gen{riser_gen})",
+    "frame_mounts_enough": "The frame holds {mounts} GPUs; {gpus} used",
+    "frame_mounts_short": "The frame holds {mounts} GPUs but the build has {gpus}",
+    "frame_mounts_unknown": "The frame's number of GPU mounts is not stated; check it holds {gpus}",
     "cooling_ok": "{gpus} {cooler} card(s): no spacing concern",
     "open_air_spacing_unknown": (
         "{gpus} open-air cards; the board's slot spacing is not sourced, so leave at least "

@@ -129,7 +129,24 @@ def reason_text(reason: Reason) -> str:
             f"{float(n['gain_pct']):.0f} % more throughput than the next cheaper build "
             f"for {USD(float(n['extra_usd']))} more; no cheaper build is faster"
         )
+    if reason.code == "fits_with_checkpointing":
+        return f"fits in GPU memory with {n['checkpointing']} activation checkpointing"
+    if reason.code == "used_parts":
+        return f"bought used: {n['parts']} (dated used-listing price)"
+    if reason.code in ("binding_constraint", "no_constraint_binds"):
+        limit = BINDING_TEXT.get(str(n["constraint"]), str(n["constraint"])).format(**n)
+        verb = "limited by" if reason.code == "binding_constraint" else "closest limit:"
+        return f"{verb} {limit} ({float(n['used_pct']):.0f} % used)"
     return reason.code
+
+
+BINDING_TEXT = {
+    "budget": "the budget",
+    "wall_power": "the circuit's {limit_w:,.0f} W",
+    "vram": "GPU memory",
+    "board_slots": "the board's GPU slots ({slots:.0f})",
+    "max_gpus": "the GPU count cap ({max_gpus:.0f})",
+}
 
 
 def skip_text(skipped: SkipCounts) -> str:

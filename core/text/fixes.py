@@ -27,6 +27,7 @@ FIX_TEXT: dict[str, str] = {
         "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
     ),
     "use_board": "use the {name} board ({socket})",
+    "use_riser": "add {gpus} × {name} (PCIe Gen{riser_gen}), one per GPU",
     "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
     "use_memory": "use {name} ({capacity_gib} GB in {modules} modules)",
     "add_nvlink_bridges": "fit {bridges} NVLink bridge(s)",

@@ -56,8 +56,11 @@ def key_specs(part: Part) -> str:
     if isinstance(part, PSU):
         return f"{fmt_num(part.wattage_w, 'W')}, {part.efficiency_rating}, ATX {part.atx_version}"
     if isinstance(part, Case):
+        boards = "/".join(part.motherboard_form_factors)
+        if part.kind == "open_frame":
+            mounts = "unknown" if part.gpu_mounts is None else str(part.gpu_mounts)
+            return f"open frame, {mounts} GPUs on risers, {boards}"
         return (
-            f"GPU ≤ {fmt_num(part.max_gpu_length_mm, 'mm')}, {part.expansion_slots} slots, "
-            f"{'/'.join(part.motherboard_form_factors)}"
+            f"GPU ≤ {fmt_num(part.max_gpu_length_mm, 'mm')}, {part.expansion_slots} slots, {boards}"
         )
     return ""

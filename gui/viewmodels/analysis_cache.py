@@ -39,6 +39,8 @@ def build_key(build: Build) -> tuple[object, ...]:
         build.psu.id if build.psu else None,
         build.psu_count,
         build.case.id if build.case else None,
+        build.riser.id if build.riser else None,
+        build.used,
     )
 
 

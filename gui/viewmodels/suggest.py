@@ -70,9 +70,14 @@ class SuggestViewModel(QObject):
         build = suggestion.build.model_copy(
             update={"name": f"Suggested: {suggestion.build.gpu_count}× {suggestion.build.gpu.name}"}
         )
-        added = self.session_view_model.add_build(build)
+        vm = self.session_view_model
+        added = vm.add_build(build)
         if isinstance(added, str):
             return None
+        changed = suggestion.workload
+        if changed is not None and vm.workload is not None and changed != vm.workload:
+            # The build fits only as the search ran it (checkpointing on): say so by doing it.
+            vm.set_workload(f"Checkpointing {changed.checkpointing} (suggested build)", changed)
         self.build_opened.emit(added)
         return added
 

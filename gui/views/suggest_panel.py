@@ -59,6 +59,8 @@ class SuggestPanel(QWidget):
         self.max_wall.setSpecialValueText("no limit")
         self.max_wall.setSuffix(" W")
         self.vram_fit = QCheckBox("the model must fit in VRAM")
+        self.allow_used = QCheckBox("also used GPUs (dated used prices)")
+        self.allow_checkpointing = QCheckBox("switch on checkpointing when it makes a model fit")
         self.front_size = QSpinBox()
         self.front_size.setRange(1, 100)
         self.workload_label = plain.label()
@@ -71,6 +73,8 @@ class SuggestPanel(QWidget):
         form.addRow("Circuit", self.circuit)
         form.addRow("Wall power at most", self.max_wall)
         form.addRow("", self.vram_fit)
+        form.addRow("", self.allow_used)
+        form.addRow("", self.allow_checkpointing)
         form.addRow("Builds on the front", self.front_size)
         self.search_button = QPushButton("Search")
         self.cancel_button = QPushButton("Cancel")
@@ -133,6 +137,8 @@ class SuggestPanel(QWidget):
         self.circuit.setCurrentIndex(max(self.circuit.findData(r.circuit), 0))
         self.max_wall.setValue(int(r.max_wall_w or 0))
         self.vram_fit.setChecked(r.require_vram_fit)
+        self.allow_used.setChecked(r.allow_used)
+        self.allow_checkpointing.setChecked(r.allow_checkpointing)
         self.front_size.setValue(r.front_size)
 
     def request(self) -> SuggestRequest:
@@ -144,6 +150,8 @@ class SuggestPanel(QWidget):
                 "circuit": self.circuit.currentData(),
                 "max_wall_w": float(self.max_wall.value()) or None,
                 "require_vram_fit": self.vram_fit.isChecked(),
+                "allow_used": self.allow_used.isChecked(),
+                "allow_checkpointing": self.allow_checkpointing.isChecked(),
                 "front_size": self.front_size.value(),
             }
         )

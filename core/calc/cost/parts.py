@@ -14,9 +14,20 @@ from core.models.common import Price
 from core.models.cost import PartsCost, PriceLine, PriceOrigin
 from core.models.parts import Part
 
+NO_USED_PRICE = "no used price for this part; enter one or buy it new"
 
-def effective_price(part: Part, catalog: Catalog | None) -> tuple[Price, PriceOrigin]:
-    """The price that applies to ``part``, and where it comes from."""
+
+def effective_price(
+    part: Part, catalog: Catalog | None, *, used: bool = False
+) -> tuple[Price, PriceOrigin]:
+    """The price that applies to ``part`` (new, or second-hand with ``used``), and where it
+    comes from. A part bought used without a used price has an unknown price."""
+    if used:
+        current = catalog.by_id(part.id) if catalog is not None else None
+        price = (current.used_price if current is not None else None) or part.used_price
+        if price is None:
+            return Price(usd=None, kind="unknown", source=NO_USED_PRICE), "catalog"
+        return price, "catalog"
     if catalog is not None and part.id in catalog.price_origins:
         priced = catalog.by_id(part.id)
         if priced is not None:
@@ -28,7 +39,8 @@ def price_lines(build: Build, catalog: Catalog | None = None) -> tuple[PriceLine
     """One line per part with quantity, price, date, kind, source and origin."""
     lines = []
     for quantity, part in build.bill_of_materials():
-        price, origin = effective_price(part, catalog)
+        used = build.is_used(part)
+        price, origin = effective_price(part, catalog, used=used)
         lines.append(
             PriceLine(
                 part_id=part.id,
@@ -41,6 +53,7 @@ def price_lines(build: Build, catalog: Catalog | None = None) -> tuple[PriceLine
                 kind=price.kind,
                 source=price.source,
                 origin=origin,
+                condition="used" if used else "new",
             )
         )
     return tuple(lines)

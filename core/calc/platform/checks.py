@@ -81,6 +81,24 @@ def pick_psu(
         (p for p in catalog.parts("psu") if isinstance(p, PSU)),
         key=lambda p: (p.wattage_w, price_key(p)),
     )
+    # A PSU whose cables are listed and suffice first; one whose cable counts are not
+    # listed only when no listed one will do (an unknown count is not a pass).
+    for accept in ((True,), (True, None)):
+        fix = _first_psu(build, psus, steady, peak, known, budget, accept)
+        if fix is not None:
+            return fix
+    return None
+
+
+def _first_psu(
+    build: Build,
+    psus: list[PSU],
+    steady: float,
+    peak: float,
+    known: bool,
+    budget: PowerBudget,
+    accept: tuple[bool | None, ...],
+) -> Fix | None:
     for count in (1, 2):
         for psu in psus:
             rated = psu.wattage_w * count
@@ -89,7 +107,7 @@ def pick_psu(
             tolerance, _ = psu_excursion_tolerance(psu, budget.transient_duration_us)
             if known and peak > rated * tolerance:
                 continue
-            if connectors_ok(build, psu, count) is not False:
+            if connectors_ok(build, psu, count) in accept:
                 return Fix(
                     code="use_psu",
                     build={"psu": psu.id, "psu_count": count},

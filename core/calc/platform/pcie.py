@@ -38,8 +38,8 @@ def gpu_slot_width(build: Build) -> int:
     reported as unknown by the physical check instead of failing a build on
     positions that are only the slots' order.
     """
-    if not build.motherboard.slot_positions_sourced:
-        return 1
+    if not build.motherboard.slot_positions_sourced or build.riser is not None:
+        return 1  # on risers the cards sit away from the board: each covers only its slot
     return math.ceil(build.gpu.slot_width) if build.gpu.slot_width else 1
 
 
@@ -124,11 +124,16 @@ def _evaluate(
     populated = frozenset(s.id for s in gpu_set) | frozenset(m.id for m in m2_set)
     gpu, cpu_gen = build.gpu, build.cpu.pcie_gen
     gpu_links: list[GpuLink] = []
+    riser = build.riser
     for slot in gpu_set:
         lanes = min(_lanes(slot, populated), gpu.pcie_lanes)
+        if riser is not None:
+            lanes = min(lanes, riser.lanes)
         if lanes == 0:
             continue
         gen = _gen(gpu.pcie_gen, slot.gen, slot.attached_to, cpu_gen)
+        if riser is not None:
+            gen = min(gen, riser.pcie_gen)
         gpu_links.append(
             GpuLink(
                 gpu=len(gpu_links) + 1,

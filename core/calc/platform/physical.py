@@ -19,7 +19,7 @@ from core.calc.platform.power import power_limit_throughput_factor
 from core.catalog.catalog import Catalog, normalise_name
 from core.models.build import Build
 from core.models.checks import Check, Fix, Number
-from core.models.parts import GPU, Case
+from core.models.parts import GPU, Case, Riser
 from core.models.pcie import PcieAssignment
 
 COOLING_LIMIT_FRACTION = 0.8
@@ -34,6 +34,7 @@ def _pick_case(build: Build, slots_needed: int, catalog: Catalog) -> Fix | None:
         for c in catalog.parts("case")
         if isinstance(c, Case)
         and form in {normalise_name(f) for f in c.motherboard_form_factors}
+        and c.expansion_slots is not None
         and c.expansion_slots >= slots_needed
         and (length is None or (c.max_gpu_length_mm or 0) >= length)
     ]
@@ -138,6 +139,8 @@ def _case_checks(
     case = build.case
     if case is None:
         return [Check(id="physical.case", severity="info", reason="no_case")]
+    if case.kind == "open_frame":
+        return _frame_checks(build, case, catalog)
     needed = max((g.position + width - 1 for g in assignment.gpu_links), default=0)
     fix = _pick_case(build, needed, catalog) if catalog else None
     checks: list[Check] = []
@@ -165,8 +168,10 @@ def _case_checks(
                 fix=fix,
             )
         )
-    slot_numbers: dict[str, Number] = {"needed": needed, "case_slots": case.expansion_slots}
-    if needed > case.expansion_slots:
+    slots = case.expansion_slots
+    assert slots is not None  # towers and racks always state theirs (Case validator)
+    slot_numbers: dict[str, Number] = {"needed": needed, "case_slots": slots}
+    if needed > slots:
         checks.append(
             Check(
                 id="physical.case_slots",
@@ -211,6 +216,95 @@ def _case_checks(
     return checks
 
 
+def _passive_check(build: Build, numbers: dict[str, Number]) -> Check:
+    """A passive (fanless) card needs a chassis whose fans push air through it: in a
+    desktop tower or on an open frame it overheats and throttles (NVIDIA data-center
+    product briefs: "passive thermal solution, requires system airflow")."""
+    cid, case = "physical.cooling", build.case
+    if case is None:
+        return Check(id=cid, severity="warn", reason="passive_needs_airflow", numbers=numbers)
+    numbers = numbers | {"case": case.name}
+    if case.server_airflow:
+        return Check(id=cid, severity="pass", reason="passive_server_airflow", numbers=numbers)
+    if case.kind == "rack" and case.server_airflow is None:
+        return Check(id=cid, severity="warn", reason="passive_airflow_unknown", numbers=numbers)
+    return Check(id=cid, severity="fail", reason="passive_overheats", numbers=numbers)
+
+
+def _frame_checks(build: Build, frame: Case, catalog: Catalog | None) -> list[Check]:
+    """An open frame: the board must fit, every GPU needs a riser and a mount on the frame."""
+    forms = {normalise_name(f) for f in frame.motherboard_form_factors}
+    board_numbers: dict[str, Number] = {
+        "board_form_factor": build.motherboard.form_factor,
+        "case_form_factors": "/".join(frame.motherboard_form_factors),
+    }
+    fits = normalise_name(build.motherboard.form_factor) in forms
+    checks = [
+        Check(
+            id="physical.case_board",
+            severity="pass" if fits else "fail",
+            reason="board_fits_case" if fits else "board_not_in_case",
+            numbers=board_numbers,
+        )
+    ]
+    riser_numbers: dict[str, Number] = {"gpus": build.gpu_count}
+    if build.riser is None:
+        fix = _pick_riser(build, catalog) if catalog else None
+        checks.append(
+            Check(
+                id="physical.riser",
+                severity="fail",
+                reason="frame_needs_risers",
+                numbers=riser_numbers,
+                fix=fix,
+            )
+        )
+    else:
+        riser_numbers |= {"riser": build.riser.name, "riser_gen": build.riser.pcie_gen}
+        checks.append(
+            Check(
+                id="physical.riser", severity="pass", reason="risers_chosen", numbers=riser_numbers
+            )
+        )
+    mounts = frame.gpu_mounts
+    mount_numbers: dict[str, Number] = {"gpus": build.gpu_count, "mounts": mounts or "unknown"}
+    if mounts is None:
+        checks.append(
+            Check(
+                id="physical.frame_mounts",
+                severity="warn",
+                reason="frame_mounts_unknown",
+                numbers=mount_numbers,
+            )
+        )
+    else:
+        ok = build.gpu_count <= mounts
+        checks.append(
+            Check(
+                id="physical.frame_mounts",
+                severity="pass" if ok else "fail",
+                reason="frame_mounts_enough" if ok else "frame_mounts_short",
+                numbers=mount_numbers,
+            )
+        )
+    return checks
+
+
+def _pick_riser(build: Build, catalog: Catalog) -> Fix | None:
+    """The cheapest priced riser rated for the GPU's PCIe generation (else the fastest)."""
+    risers = [r for r in catalog.parts("riser") if isinstance(r, Riser)]
+    if not risers:
+        return None
+    fast = [r for r in risers if r.pcie_gen >= build.gpu.pcie_gen]
+    pool = fast or [max(risers, key=lambda r: r.pcie_gen)]
+    riser = min(pool, key=price_key)
+    return Fix(
+        code="use_riser",
+        build={"riser": riser.id},
+        numbers={"name": riser.name, "gpus": build.gpu_count, "riser_gen": riser.pcie_gen},
+    )
+
+
 def _cooling_check(
     build: Build, assignment: PcieAssignment, width: int, catalog: Catalog | None
 ) -> Check:
@@ -225,7 +319,7 @@ def _cooling_check(
     if gpu.cooler is None:
         return Check(id=cid, severity="info", reason="cooler_unknown", numbers=numbers)
     if gpu.cooler == "passive":
-        return Check(id=cid, severity="info", reason="passive_needs_airflow", numbers=numbers)
+        return _passive_check(build, numbers)
     if gpu.cooler != "open-air" or build.gpu_count == 1:
         return Check(id=cid, severity="pass", reason="cooling_ok", numbers=numbers)
     if not build.motherboard.slot_positions_sourced:

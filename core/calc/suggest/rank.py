@@ -7,9 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from core.models.analysis import Analysis
 from core.models.build import Build
 from core.models.checks import Severity
-from core.models.suggest import Reason, Suggestion
+from core.models.suggest import Reason, Suggestion, SuggestRequest
+from core.models.workload import Workload
+
+BINDING_SHARE = 0.85
+"""A limit binds when the build uses at least this share of it."""
 
 
 @dataclass(frozen=True)
@@ -21,6 +26,47 @@ class Candidate:
     wall_w: float
     verdict: Severity
     warnings: tuple[str, ...]
+    workload: Workload | None = None
+    """The workload as the build runs it (a checkpointed variant when the request's did not
+    fit), or ``None`` when unchanged."""
+    binding: Reason | None = None
+
+
+def binding_reason(analysis: Analysis, request: SuggestRequest, workload: Workload) -> Reason:
+    """The limit that stops this build from being faster: the one it uses the most of.
+
+    Shares: parts cost of the budget, wall power of the circuit (or the power cap), GPU
+    memory of its capacity, GPUs of the board's GPU slots, GPUs of the request's maximum.
+    """
+    shares: list[tuple[float, str, dict[str, float | str]]] = []
+    total = analysis.cost.parts.total_usd
+    if total is not None:
+        shares.append((total / request.budget_usd, "budget", {"limit_usd": request.budget_usd}))
+    power = analysis.power
+    cap = power.circuit_continuous_w
+    if request.max_wall_w is not None:
+        cap = min(cap, request.max_wall_w)
+    if power.wall_w is not None and cap:
+        shares.append((power.wall_w / cap, "wall_power", {"wall_w": power.wall_w, "limit_w": cap}))
+    if analysis.vram is not None and analysis.vram.capacity_gib:
+        vram = analysis.vram
+        shares.append(
+            (
+                vram.total_gib / vram.capacity_gib,
+                "vram",
+                {"used_gib": vram.total_gib, "capacity_gib": vram.capacity_gib},
+            )
+        )
+    gpus = analysis.build.gpu_count
+    fitting = analysis.pcie.gpus_fitting_geometry
+    if fitting:
+        shares.append((gpus / fitting, "board_slots", {"gpus": gpus, "slots": fitting}))
+    shares.append(
+        (gpus / request.max_gpus, "max_gpus", {"gpus": gpus, "max_gpus": request.max_gpus})
+    )
+    share, name, numbers = max(shares, key=lambda s: s[0])
+    code = "binding_constraint" if share >= BINDING_SHARE else "no_constraint_binds"
+    return Reason(code=code, numbers={"constraint": name, "used_pct": 100.0 * share, **numbers})
 
 
 def pareto_indices(cost: npt.NDArray[np.float64], throughput: npt.NDArray[np.float64]) -> list[int]:
@@ -99,6 +145,32 @@ def reasons_for(
                     },
                 )
             )
+        if (
+            candidate.workload is not None
+            and candidate.build.gpu_count
+            and (candidate.workload.checkpointing != "none")
+        ):
+            reasons.append(
+                Reason(
+                    code="fits_with_checkpointing",
+                    numbers={"checkpointing": candidate.workload.checkpointing},
+                )
+            )
+        if candidate.build.used:
+            reasons.append(
+                Reason(
+                    code="used_parts",
+                    numbers={
+                        "parts": ", ".join(
+                            p.name
+                            for _q, p in candidate.build.bill_of_materials()
+                            if candidate.build.is_used(p)
+                        )
+                    },
+                )
+            )
+        if candidate.binding is not None:
+            reasons.append(candidate.binding)
         suggestions.append(
             Suggestion(
                 build=candidate.build,
@@ -110,6 +182,7 @@ def reasons_for(
                 verdict=candidate.verdict,
                 warnings=candidate.warnings,
                 reasons=tuple(reasons),
+                workload=candidate.workload,
             )
         )
     return tuple(suggestions), suggestions[best_index]

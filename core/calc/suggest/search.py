@@ -1,20 +1,28 @@
 """The build optimizer: the cost-vs-throughput Pareto front of the whole catalog.
 
-Search space: GPU model × count × CPU/board platform × memory option × PSU
-option (``suggest_space``), with one drive. The search
+Search space: GPU model (new, or used where it has a used price and the request allows
+it) × count × CPU/board platform × memory option × PSU option × case (a tower or rack
+chassis, or an open frame with one riser per GPU), with one drive.
 
-1. prunes per (GPU, count): a count the workload cannot split over, a model
-   that does not fit in VRAM;
-2. prunes per (GPU, count, platform): an unpriced part (never guessed; counted),
-   a base cost over budget, a board that cannot place the GPUs; then computes
-   throughput once per (GPU, count, links, cores) (``suggest_rows``);
-3. evaluates every remaining memory × PSU combination at once with numpy:
-   cost, steady and peak DC power, PSU load and efficiency (the published curve,
-   linearly interpolated as ``power.psu_efficiency``), wall power against the
-   circuit and the power cap, the transient against the PSU's excursion limit;
-4. takes the Pareto front of (cost, throughput) and runs the full ``analyze``
-   on its builds only; a build whose checks fail leaves the front, which is
-   then recomputed.
+Throughput depends on the GPU, its count, the PCIe links the board gives it and the CPU
+cores, never on memory, PSU or case, so for each (GPU, count, platform, mounting) only
+the *cheapest* memory option with enough capacity, case that takes the build and PSU
+that powers it can be on the front: the others cost more for the same throughput. The
+search therefore
+
+1. per (GPU, count): drops a count the workload cannot split over; checks VRAM (for
+   training, with selective and then full activation checkpointing when the plain
+   workload does not fit, said in the result);
+2. per platform, with numpy over all platforms at once: drops an unpriced part (never
+   guessed; counted), a lower cost bound over budget; then places the GPUs (PCIe, cached
+   per board and card kind), computes throughput once per (GPU, count, links, cores),
+   and picks the cheapest memory option and case;
+3. per row, with numpy over every PSU option: steady and peak DC power, PSU load and
+   efficiency (the published curve, interpolated as ``power.psu_efficiency``), wall
+   power against the circuit and the power cap, the transient against the PSU's
+   excursion limit, GPU cables listed and sufficient; the cheapest PSU that passes;
+4. takes the Pareto front of (cost, throughput) and runs the full ``analyze`` on its
+   builds only; a build whose checks fail leaves the front, which is then recomputed.
 
 Sources: the power and PCIe rules are those of ``core.calc.platform.power`` and
 ``core.calc.platform.pcie`` (cited there); Pareto optimality: a build is on the front
@@ -23,38 +31,112 @@ when no other build is at most as expensive and strictly faster.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 from core.calc.analysis import analyze
-from core.calc.memory import estimate_vram
+from core.calc.memory import vram_breakdown
+from core.calc.memory.components import GIB, host_ram_bytes
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.profile import profile_from_workload
-from core.calc.platform.power import DIMM_W, gpu_transient, psu_excursion_tolerance
-from core.calc.suggest.rank import Candidate, pareto_indices, pick_spread, reasons_for
-from core.calc.suggest.rows import (
-    Row,
-    RowCaches,
-    gpu_links,
-    power_terms,
-    row_throughput,
-    sketch_build,
+from core.calc.platform.compat import connectors_ok, price_key
+from core.calc.platform.power import (
+    DIMM_W,
+    component_power,
+    gpu_transient,
+    psu_excursion_tolerance,
 )
+from core.calc.suggest.rank import (
+    Candidate,
+    binding_reason,
+    pareto_indices,
+    pick_spread,
+    reasons_for,
+)
+from core.calc.suggest.rows import LinkKey, RowCaches, links_for, row_throughput, sketch_build
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
-from core.catalog import Catalog
+from core.catalog import Catalog, normalise_name
 from core.errors import InvalidWorkload, RigForgeError
 from core.models.build import Build, DriveSelection
-from core.models.parts import GPU, Drive
+from core.models.parts import GPU, Case, Drive, Riser
 from core.models.settings import AnalysisSettings
 from core.models.suggest import SkipCounts, Suggestion, SuggestRequest, SuggestResult
-from core.models.workload import Workload
+from core.models.throughput import WorkProfile
+from core.models.workload import TRAINING_TASKS, Workload
 
 FloatArray = npt.NDArray[np.float64]
 MAX_ROUNDS = 12
 """Front recomputations after builds fail their checks (bounds the analyze() calls)."""
+CHECKPOINTING_STEPS = ("selective", "full")
+MOUNTING_KINDS = 2
+"""In a case (tower or rack chassis), or on an open frame with a riser per GPU."""
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """A GPU as bought: new or used, at its price."""
+
+    gpu: GPU
+    index: int
+    usd: float
+    used: bool
+
+
+@dataclass(frozen=True)
+class _Mounting:
+    """How the GPUs sit: in their slots inside a case, or on risers on an open frame."""
+
+    case: Case
+    riser: Riser | None
+    usd_per_build: float
+    usd_per_gpu: float
+
+
+@dataclass
+class _Row:
+    offer: _Offer
+    count: int
+    platform: Platform
+    memory: int
+    mounting: _Mounting
+    workload: Workload
+    cost_wo_psu: float
+    steady_w: float
+    spike_extra_w: float
+    transient_known: bool
+    throughput: float
+    psu: int = -1
+    cost: float = math.inf
+    wall_w: float = 0.0
+
+
+@dataclass
+class _Space:
+    """Everything about the catalog the search needs, priced and indexed once."""
+
+    plats: tuple[Platform, ...]
+    plat_usd: FloatArray
+    plat_base_w: FloatArray
+    memory_by_capacity: list[list[tuple[float, float, int, float]]]
+    """Per platform: (capacity GiB, cheapest usd with at least this capacity, option index,
+    its DIMM watts), capacity ascending."""
+    psus: tuple[PsuOption, ...]
+    psu_usd: FloatArray
+    psu_rated: FloatArray
+    psu_curves: list[tuple[FloatArray, FloatArray]]
+    cases: tuple[Case, ...]
+    frames: tuple[Case, ...]
+    riser: Riser | None
+    drive: Drive
+    unpriced_platforms: int
+    connectors: dict[tuple[object, ...], npt.NDArray[np.bool_]] = field(default_factory=dict)
+    tolerance: dict[str, FloatArray] = field(default_factory=dict)
 
 
 def suggest(
@@ -70,212 +152,459 @@ def suggest(
     settings = settings or AnalysisSettings()
     if request.circuit is not None:
         settings = settings.model_copy(update={"circuit": request.circuit})
-    profile = profile_from_workload(workload)
     drive = default_drive(catalog, request.drive_id)
     if drive is None:
         raise RigForgeError("no priced NVMe M.2 drive in the catalog; set a price or a drive")
-    plats = platforms(catalog, request.platform)
-    psus = psu_options(catalog, request.max_psus)
-    gpus = [
-        g
-        for g in catalog.parts("gpu")
-        if isinstance(g, GPU) and g.form_factor == "pcie" and g.board_power_w
-    ]
     skipped: dict[str, int] = dict.fromkeys(SkipCounts.model_fields, 0)
     unpriced: set[str] = set()
-    priced_psus = tuple(p for p in psus if p.usd is not None)
-    unpriced.update(p.psu.id for p in psus if p.usd is None)
-    rows: list[Row] = []
+    offers = _offers(catalog, request, unpriced)
+    if not offers:
+        return _empty(0, skipped, unpriced, drive, cancelled=False)
+    space = _space(catalog, request, drive, offers[0].gpu, unpriced)
+    cap_w = settings.circuit_spec.continuous_w
+    if request.max_wall_w is not None:
+        cap_w = min(cap_w, request.max_wall_w)
+    # One configuration: a GPU (new or used) × count × platform × mounting (a case, or an
+    # open frame on risers); memory, PSU and case are the cheapest that fit it.
+    all_plats = len(space.plats) + space.unpriced_platforms
+    block = all_plats * MOUNTING_KINDS
+    priced_block = len(space.plats) * MOUNTING_KINDS
+    unpriced_gpus = sum(1 for g in catalog.parts("gpu") if g.id in unpriced and isinstance(g, GPU))
+    considered = unpriced_gpus * request.max_gpus * block
+    skipped["unpriced"] += considered
+    rows: list[_Row] = []
     caches = RowCaches()
-    considered = 0
-    for index, gpu in enumerate(gpus):
+    profiles: dict[int, WorkProfile] = {}
+    needs: dict[tuple[int, int], tuple[float, float]] = {}
+    gpu_ids = sorted({o.gpu.id for o in offers})
+    for step, gpu_id in enumerate(gpu_ids):
         if cancelled is not None and cancelled():
             return _empty(considered, skipped, unpriced, drive, cancelled=True)
         if progress is not None:
-            progress(0.8 * index / max(len(gpus), 1))
-        for count in range(1, request.max_gpus + 1):
-            per_platform = [len(p.memory) * len(psus) for p in plats]
-            considered += sum(per_platform)
-            try:
-                check_gpu_count(workload, count)
-            except InvalidWorkload:
-                skipped["impossible"] += sum(per_platform)
-                continue
-            vram = estimate_vram(workload, gpu.vram_gib, count)
-            if request.require_vram_fit and not vram.fits:
-                skipped["vram"] += sum(per_platform)
-                continue
-            for plat, combos in zip(plats, per_platform, strict=True):
-                row = _row(gpu, count, index, plat, drive, psus, priced_psus, request, skipped)
-                if row is None:
-                    _note_unpriced(gpu, plat, drive, unpriced)
+            progress(0.85 * step / max(len(gpu_ids), 1))
+        for offer in (o for o in offers if o.gpu.id == gpu_id):
+            for count in range(1, request.max_gpus + 1):
+                considered += block
+                skipped["unpriced"] += block - priced_block
+                variant = _fitting_variant(
+                    workload, offer.gpu, count, request, skipped, priced_block, needs
+                )
+                if variant is None:
                     continue
-                row.host_ram_gib = vram.host_ram_gib
-                build = sketch_build(gpu, count, plat, drive)
-                links = gpu_links(build, caches)
-                if links is None:
-                    skipped["impossible"] += combos
-                    continue
-                cores = plat.cpu.cores
-                row.throughput = row_throughput(profile, gpu, count, links, cores, caches)
-                steady, extra, known = power_terms(build)
-                row.steady_wo_memory_w, row.gpu_spike_extra_w = steady, extra
-                row.transient_known = known
-                rows.append(row)
+                chosen, host_ram = variant
+                profile = profiles.setdefault(id(chosen), profile_from_workload(chosen))
+                rows += _rows(
+                    offer, count, chosen, profile, host_ram, space, request, caches, skipped
+                )
+    evaluated = _choose_psus(rows, space, settings, cap_w, request, skipped)
     if progress is not None:
-        progress(0.8)
-    table = _evaluate(rows, priced_psus, gpus, settings, request, skipped)
-    result = _front(table, rows, priced_psus, workload, settings, catalog, drive, request, skipped)
+        progress(0.9)
+    front, best = _front(rows, space, settings, catalog, request, skipped)
     if progress is not None:
         progress(1.0)
-    front, best = result
     return SuggestResult(
         front=front,
         best=best,
         considered=considered,
-        evaluated=int(table.cost.size),
+        evaluated=evaluated,
         skipped=SkipCounts(**skipped),
         unpriced_part_ids=tuple(sorted(unpriced)),
         drive_id=drive.id,
     )
 
 
-def _row(
+# -- the catalog, priced and indexed --------------------------------------------------------
+
+
+def _space(
+    catalog: Catalog,
+    request: SuggestRequest,
+    drive: Drive,
+    reference_gpu: GPU,
+    unpriced: set[str],
+) -> _Space:
+    """``reference_gpu`` stands in for the GPU when the per-platform power terms (CPU,
+    board, drive, fans) are computed; the GPUs' own draw is added per row."""
+    all_plats = platforms(catalog, request.platform)
+    plats = tuple(p for p in all_plats if p.usd is not None)
+    for p in all_plats:
+        if p.usd is None:
+            unpriced.update(part.id for part in (p.cpu, p.board) if part.price.usd is None)
+    memory_by_capacity = []
+    base_w = []
+    for plat in plats:
+        options = sorted(
+            (o.capacity_gib, o.usd, i, o.dimms * DIMM_W[o.kit.dimm_type])
+            for i, o in enumerate(plat.memory)
+            if o.usd is not None
+        )
+        unpriced.update(o.kit.id for o in plat.memory if o.usd is None)
+        # cheapest option among those with at least each capacity (suffix minimum)
+        best: list[tuple[float, float, int, float]] = []
+        running: tuple[float, int, float] | None = None
+        for capacity, usd, index, watts in reversed(options):
+            if running is None or usd < running[0]:
+                running = (usd, index, watts)
+            best.append((capacity, running[0], running[1], running[2]))
+        memory_by_capacity.append(best[::-1])
+        sketch = sketch_build(reference_gpu, 1, plat, drive)
+        base_w.append(
+            sum(
+                c.total_w or 0.0
+                for c in component_power(sketch)
+                if c.component not in ("gpu", "memory")
+            )
+        )
+    psus = tuple(p for p in psu_options(catalog, request.max_psus) if p.usd is not None)
+    unpriced.update(p.id for p in catalog.parts("psu") if p.price.usd is None)
+    curves = []
+    for option in psus:
+        points = sorted(option.psu.efficiency_curve, key=lambda p: p.load_fraction)
+        curves.append(
+            (np.array([p.load_fraction for p in points]), np.array([p.efficiency for p in points]))
+        )
+    priced_cases = [c for c in catalog.parts("case") if isinstance(c, Case) and c.price.usd]
+    unpriced.update(c.id for c in catalog.parts("case") if c.price.usd is None)
+    risers = [r for r in catalog.parts("riser") if isinstance(r, Riser) and r.price.usd]
+    riser = min(risers, key=lambda r: (-r.pcie_gen, price_key(r))) if risers else None
+    return _Space(
+        plats=plats,
+        plat_usd=np.array([p.usd or 0.0 for p in plats]),
+        plat_base_w=np.array(base_w),
+        memory_by_capacity=memory_by_capacity,
+        psus=psus,
+        psu_usd=np.array([p.usd or 0.0 for p in psus]),
+        psu_rated=np.array([p.psu.wattage_w * p.count for p in psus], dtype=float),
+        psu_curves=curves,
+        cases=tuple(sorted((c for c in priced_cases if c.kind != "open_frame"), key=price_key)),
+        frames=tuple(sorted((c for c in priced_cases if c.kind == "open_frame"), key=price_key)),
+        riser=riser,
+        drive=drive,
+        unpriced_platforms=len(all_plats) - len(plats),
+    )
+
+
+def _offers(catalog: Catalog, request: SuggestRequest, unpriced: set[str]) -> list[_Offer]:
+    offers = []
+    for index, gpu in enumerate(catalog.parts("gpu")):
+        if not isinstance(gpu, GPU) or gpu.form_factor != "pcie" or not gpu.board_power_w:
+            continue
+        new = gpu.price.usd
+        used = gpu.used_price.usd if gpu.used_price is not None else None
+        if new is None and (used is None or not request.allow_used):
+            unpriced.add(gpu.id)
+            continue
+        if new is not None:
+            offers.append(_Offer(gpu, index, new, used=False))
+        if request.allow_used and used is not None and (new is None or used < new):
+            offers.append(_Offer(gpu, index, used, used=True))
+    return offers
+
+
+# -- stage 1 and 2: rows ----------------------------------------------------------------------
+
+
+def _fitting_variant(
+    workload: Workload,
     gpu: GPU,
     count: int,
-    index: int,
-    plat: Platform,
-    drive: Drive,
-    psus: tuple[PsuOption, ...],
-    priced_psus: tuple[PsuOption, ...],
     request: SuggestRequest,
     skipped: dict[str, int],
-) -> Row | None:
-    combos = len(plat.memory) * len(psus)
-    base_parts = (gpu.price.usd, plat.usd, drive.price.usd)
-    priced_memory = [m.usd for m in plat.memory if m.usd is not None]
-    if any(p is None for p in base_parts) or not priced_memory or not priced_psus:
-        skipped["unpriced"] += combos
+    choices: int,
+    needs: dict[tuple[int, int], tuple[float, float]],
+) -> tuple[Workload, float] | None:
+    """The workload (or its checkpointed variant) that fits ``count`` × ``gpu``, with the
+    host RAM it needs; ``None`` (counted) when none does. ``needs`` caches the per-GPU
+    memory and host RAM of each (variant, count): they do not depend on the GPU."""
+    try:
+        check_gpu_count(workload, count)
+    except InvalidWorkload:
+        skipped["impossible"] += choices
         return None
-    skipped["unpriced"] += combos - len(priced_memory) * len(priced_psus)
-    base = (gpu.price.usd or 0.0) * count + (plat.usd or 0.0) + (drive.price.usd or 0.0)
-    cheapest = base + min(priced_memory) + min(p.usd or 0.0 for p in priced_psus)
-    if cheapest > request.budget_usd:
-        skipped["over_budget"] += len(priced_memory) * len(priced_psus)
-        return None
-    return Row(gpu, count, plat, index, base, 0.0, 0.0, False, 0.0, 0.0)
+    variants = [workload]
+    if (
+        workload.task in TRAINING_TASKS
+        and request.allow_checkpointing
+        and workload.architecture.is_transformer
+    ):
+        order = ("none", *CHECKPOINTING_STEPS)
+        variants += [
+            _checkpointed(workload, level)
+            for level in order[order.index(workload.checkpointing) + 1 :]
+        ]
+    for variant in variants:
+        total_gib, host_gib = _need(variant, count, needs)
+        if total_gib <= gpu.vram_gib or not request.require_vram_fit:
+            return variant, host_gib
+    skipped["vram"] += choices
+    return None
 
 
-def _note_unpriced(gpu: GPU, plat: Platform, drive: Drive, unpriced: set[str]) -> None:
-    for part in (gpu, plat.cpu, plat.board, drive, *(m.kit for m in plat.memory)):
-        if part.price.usd is None:
-            unpriced.add(part.id)
+@functools.cache
+def _checkpointed(workload: Workload, level: str) -> Workload:
+    return workload.model_copy(update={"checkpointing": level})
 
 
-class _Table:
-    """Flat (row × memory option) arrays crossed with the PSU options (columns)."""
+def _need(
+    workload: Workload, count: int, needs: dict[tuple[int, int], tuple[float, float]]
+) -> tuple[float, float]:
+    key = (id(workload), count)
+    if key not in needs:
+        needs[key] = (
+            vram_breakdown(workload, count).total_gib,
+            host_ram_bytes(workload, count) / GIB,
+        )
+    return needs[key]
 
-    def __init__(self, size: int, psus: int) -> None:
-        self.row = np.zeros(size, dtype=np.int64)
-        self.memory = np.zeros(size, dtype=np.int64)
-        self.cost = np.zeros((size, psus))
-        self.wall = np.zeros((size, psus))
-        self.throughput = np.zeros(size)
-        self.ok = np.zeros((size, psus), dtype=bool)
 
-
-def _evaluate(
-    rows: list[Row],
-    psus: tuple[PsuOption, ...],
-    gpus: list[GPU],
-    settings: AnalysisSettings,
+def _rows(
+    offer: _Offer,
+    count: int,
+    workload: Workload,
+    profile: WorkProfile,
+    host_ram_gib: float,
+    space: _Space,
     request: SuggestRequest,
+    caches: RowCaches,
     skipped: dict[str, int],
-) -> _Table:
-    pairs = [
-        (r, m)
-        for r, row in enumerate(rows)
-        for m, option in enumerate(row.platform.memory)
-        if option.usd is not None and option.capacity_gib >= row.host_ram_gib
-    ]
-    skipped["impossible"] += len(psus) * (
-        sum(sum(o.usd is not None for o in row.platform.memory) for row in rows) - len(pairs)
+) -> list[_Row]:
+    """Rows of ``count`` × ``offer`` on every platform, each with its cheapest memory and
+    mounting; every configuration left out is counted in ``skipped`` by cause."""
+    gpu = offer.gpu
+    mountings = _mountings(gpu, count, space)
+    skipped["impossible"] += (MOUNTING_KINDS - len(mountings)) * len(space.plats)
+    if not mountings:
+        return []
+    cheapest_psu = float(space.psu_usd.min()) if space.psu_usd.size else math.inf
+    cheapest_mount = min(m.usd_per_build + m.usd_per_gpu * count for m in mountings)
+    bound = (
+        offer.usd * count
+        + space.plat_usd
+        + (space.drive.price.usd or 0.0)
+        + cheapest_psu
+        + cheapest_mount
     )
-    table = _Table(len(pairs), len(psus))
-    if not pairs or not psus:
-        return table
-    table.row = np.array([p[0] for p in pairs], dtype=np.int64)
-    table.memory = np.array([p[1] for p in pairs], dtype=np.int64)
-    opts = [rows[r].platform.memory[m] for r, m in pairs]
-    mem_usd = np.array([o.usd or 0.0 for o in opts])
-    mem_w = np.array([o.dimms * DIMM_W[o.kit.dimm_type] for o in opts])
-    base = np.array([rows[r].base_usd for r, _ in pairs])
-    steady = np.array([rows[r].steady_wo_memory_w for r, _ in pairs]) + mem_w
-    peak = steady + np.array([rows[r].gpu_spike_extra_w for r, _ in pairs])
-    known = np.array([rows[r].transient_known for r, _ in pairs])
-    table.throughput = np.array([rows[r].throughput for r, _ in pairs])
-    gpu_of = np.array([rows[r].gpu_index for r, _ in pairs], dtype=np.int64)
-    tolerance = _tolerances(gpus, psus)[gpu_of]  # (pairs, psus)
-    rated = np.array([p.psu.wattage_w * p.count for p in psus])
-    table.cost = base[:, None] + mem_usd[:, None] + np.array([p.usd or 0.0 for p in psus])[None, :]
-    load = steady[:, None] / rated[None, :]
-    efficiency = np.empty_like(load)
-    for j, option in enumerate(psus):
-        points = sorted(option.psu.efficiency_curve, key=lambda p: p.load_fraction)
-        xs = np.array([p.load_fraction for p in points])
-        ys = np.array([p.efficiency for p in points])
-        efficiency[:, j] = np.interp(load[:, j], xs, ys)
-    table.wall = steady[:, None] / efficiency
-    cap = settings.circuit_spec.continuous_w
-    if request.max_wall_w is not None:
-        cap = min(cap, request.max_wall_w)
-    spike_ok = ~known[:, None] | (peak[:, None] <= rated[None, :] * tolerance)
-    power_ok = (load <= 1.0) & spike_ok & (table.wall <= cap)
-    budget_ok = table.cost <= request.budget_usd
-    skipped["over_budget"] += int((~budget_ok).sum())
-    skipped["power"] += int((budget_ok & ~power_ok).sum())
-    table.ok = budget_ok & power_ok
-    return table
+    rows: list[_Row] = []
+    gpu_w = (gpu.board_power_w or 0.0) * count
+    ratio, _, basis = gpu_transient(gpu)
+    for p in np.nonzero(bound <= request.budget_usd)[0]:
+        plat = space.plats[int(p)]
+        memory = _cheapest_memory(space.memory_by_capacity[int(p)], host_ram_gib)
+        if memory is None:
+            skipped["impossible"] += len(mountings)
+            continue
+        mem_usd, mem_index, mem_w = memory
+        for mounting in mountings:
+            links = _links(gpu, count, plat, mounting, space.drive, caches)
+            if links is None or not _case_takes(mounting, plat, gpu, links):
+                skipped["impossible"] += 1
+                continue
+            cost = (
+                offer.usd * count
+                + float(space.plat_usd[p])
+                + mem_usd
+                + (space.drive.price.usd or 0.0)
+                + mounting.usd_per_build
+                + mounting.usd_per_gpu * count
+            )
+            if cost + cheapest_psu > request.budget_usd:
+                skipped["over_budget"] += 1
+                continue
+            throughput = row_throughput(profile, gpu, count, links, plat.cpu.cores, caches)
+            rows.append(
+                _Row(
+                    offer=offer,
+                    count=count,
+                    platform=plat,
+                    memory=mem_index,
+                    mounting=mounting,
+                    workload=workload,
+                    cost_wo_psu=cost,
+                    steady_w=float(space.plat_base_w[p]) + mem_w + gpu_w,
+                    spike_extra_w=gpu_w * (ratio - 1.0),
+                    transient_known=basis != "assumed_cem5_bound",
+                    throughput=throughput,
+                )
+            )
+    skipped["over_budget"] += len(mountings) * int((bound > request.budget_usd).sum())
+    return rows
 
 
-def _tolerances(gpus: list[GPU], psus: tuple[PsuOption, ...]) -> FloatArray:
-    result = np.ones((len(gpus), len(psus)))
-    for i, gpu in enumerate(gpus):
-        _, duration_us, _ = gpu_transient(gpu)
-        for j, option in enumerate(psus):
-            result[i, j] = psu_excursion_tolerance(option.psu, duration_us)[0]
+def _mountings(gpu: GPU, count: int, space: _Space) -> list[_Mounting]:
+    """The cheapest case (towers and racks) and the cheapest open frame with risers that
+    could take ``count`` × ``gpu`` before the board is known."""
+    result = []
+    for case in space.cases:
+        if _case_fits_gpu(case, gpu):
+            result.append(_Mounting(case, None, case.price.usd or 0.0, 0.0))
+            break
+    if space.riser is not None and gpu.cooler != "passive":
+        for frame in space.frames:
+            if frame.gpu_mounts is not None and frame.gpu_mounts >= count:
+                riser_usd = space.riser.price.usd or 0.0
+                result.append(_Mounting(frame, space.riser, frame.price.usd or 0.0, riser_usd))
+                break
     return result
 
 
+def _case_fits_gpu(case: Case, gpu: GPU) -> bool:
+    if gpu.cooler == "passive" and not case.server_airflow:
+        return False  # a passive card overheats without server airflow
+    if gpu.length_mm is None or case.max_gpu_length_mm is None:
+        return False  # unknown room is not a fit
+    return gpu.length_mm <= case.max_gpu_length_mm
+
+
+def _case_takes(mounting: _Mounting, plat: Platform, gpu: GPU, links: LinkKey) -> bool:
+    case = mounting.case
+    if not _takes_board(case, plat.board.form_factor):
+        return False
+    if mounting.riser is not None:
+        return True
+    width = math.ceil(gpu.slot_width) if gpu.slot_width and plat.board.slot_positions_sourced else 1
+    last = max((link[3] for link in links), default=0)
+    return case.expansion_slots is not None and last + width - 1 <= case.expansion_slots
+
+
+@functools.cache
+def _form_factors(case: Case) -> frozenset[str]:
+    return frozenset(normalise_name(f) for f in case.motherboard_form_factors)
+
+
+@functools.cache
+def _normalised(name: str) -> str:
+    return normalise_name(name)
+
+
+def _takes_board(case: Case, form_factor: str) -> bool:
+    return _normalised(form_factor) in _form_factors(case)
+
+
+def _links(
+    gpu: GPU, count: int, plat: Platform, mounting: _Mounting, drive: Drive, caches: RowCaches
+) -> LinkKey | None:
+    board = plat.board
+    if mounting.riser is not None or not board.slot_positions_sourced or not gpu.slot_width:
+        width = 1
+    else:
+        width = math.ceil(gpu.slot_width)
+    return links_for(
+        gpu,
+        count,
+        plat.cpu.pcie_gen,
+        board.id,
+        mounting.riser,
+        width,
+        caches,
+        lambda: sketch_build(gpu, count, plat, drive, riser=mounting.riser),
+    )
+
+
+def _cheapest_memory(
+    options: list[tuple[float, float, int, float]], need_gib: float
+) -> tuple[float, int, float] | None:
+    """(usd, option index, DIMM watts) of the cheapest option with at least ``need_gib``."""
+    at = bisect.bisect_left(options, (need_gib,))
+    if at == len(options):
+        return None
+    _capacity, usd, index, watts = options[at]
+    return usd, index, watts
+
+
+# -- stage 3: PSUs -----------------------------------------------------------------------------
+
+
+def _choose_psus(
+    rows: list[_Row],
+    space: _Space,
+    settings: AnalysisSettings,
+    cap_w: float,
+    request: SuggestRequest,
+    skipped: dict[str, int],
+) -> int:
+    """Give each row its cheapest PSU option that powers it; the cells evaluated."""
+    if not rows or not space.psus:
+        return 0
+    steady = np.array([r.steady_w for r in rows])
+    peak = steady + np.array([r.spike_extra_w for r in rows])
+    known = np.array([r.transient_known for r in rows])
+    load = steady[:, None] / space.psu_rated[None, :]
+    efficiency = np.empty_like(load)
+    for j, (xs, ys) in enumerate(space.psu_curves):
+        efficiency[:, j] = np.interp(load[:, j], xs, ys)
+    wall = steady[:, None] / efficiency
+    tolerance = np.stack([_tolerance(r.offer.gpu, space) for r in rows])
+    spike_ok = ~known[:, None] | (peak[:, None] <= space.psu_rated[None, :] * tolerance)
+    cables = np.stack([_cables(r.offer.gpu, r.count, space) for r in rows])
+    ok = (load <= 1.0) & spike_ok & (wall <= cap_w) & cables
+    cost = np.array([r.cost_wo_psu for r in rows])[:, None] + space.psu_usd[None, :]
+    ok &= cost <= request.budget_usd
+    masked = np.where(ok, cost, np.inf)
+    choice = masked.argmin(axis=1)
+    for i, row in enumerate(rows):
+        j = int(choice[i])
+        if math.isfinite(masked[i, j]):
+            row.psu, row.cost, row.wall_w = j, float(masked[i, j]), float(wall[i, j])
+        else:
+            skipped["power"] += 1
+    return int(load.size)
+
+
+def _tolerance(gpu: GPU, space: _Space) -> FloatArray:
+    if gpu.id not in space.tolerance:
+        _, duration_us, _ = gpu_transient(gpu)
+        space.tolerance[gpu.id] = np.array(
+            [psu_excursion_tolerance(p.psu, duration_us)[0] for p in space.psus]
+        )
+    return space.tolerance[gpu.id]
+
+
+def _cables(gpu: GPU, count: int, space: _Space) -> npt.NDArray[np.bool_]:
+    """Whether each PSU option lists GPU cables enough for ``count`` × ``gpu`` (an unlisted
+    count is not enough: unknown is never a pass)."""
+    key = (tuple(sorted((gpu.power_connectors or {}).items())), gpu.power_connectors is None, count)
+    if not space.plats:
+        return np.zeros(len(space.psus), dtype=bool)
+    if key not in space.connectors:
+        sketch = sketch_build(gpu, count, space.plats[0], space.drive)
+        space.connectors[key] = np.array(
+            [connectors_ok(sketch, p.psu, p.count) is True for p in space.psus]
+        )
+    return space.connectors[key]
+
+
+# -- stage 4: the front -------------------------------------------------------------------------
+
+
 def _front(
-    table: _Table,
-    rows: list[Row],
-    psus: tuple[PsuOption, ...],
-    workload: Workload,
+    rows: list[_Row],
+    space: _Space,
     settings: AnalysisSettings,
     catalog: Catalog,
-    drive: Drive,
     request: SuggestRequest,
     skipped: dict[str, int],
 ) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
-    ok = table.ok.copy()
-    analysed: dict[tuple[int, int], Candidate | None] = {}
+    alive = [r for r in rows if r.psu >= 0]
+    cost = np.array([r.cost for r in alive])
+    thr = np.array([r.throughput for r in alive])
+    ok = np.ones(len(alive), dtype=bool)
+    analysed: dict[int, Candidate | None] = {}
     for _ in range(MAX_ROUNDS):
-        pair, col = np.nonzero(ok)
-        if pair.size == 0:
+        index = np.nonzero(ok)[0]
+        if index.size == 0:
             return (), None
-        cost = table.cost[pair, col]
-        thr = table.throughput[pair]
-        chosen = pick_spread(pareto_indices(cost, thr), cost, thr, request.front_size)
+        chosen = pick_spread(
+            pareto_indices(cost[index], thr[index]), cost[index], thr[index], request.front_size
+        )
         failed = False
         candidates: list[Candidate] = []
         for k in chosen:
-            key = (int(pair[k]), int(col[k]))
-            if key not in analysed:
-                analysed[key] = _analyse(key, table, rows, psus, workload, settings, catalog, drive)
-            candidate = analysed[key]
+            i = int(index[k])
+            if i not in analysed:
+                analysed[i] = _analyse(alive[i], space, settings, catalog, request)
+            candidate = analysed[i]
             if candidate is None:
-                ok[key] = False
+                ok[i] = False
                 skipped["failed_checks"] += 1
                 failed = True
             else:
@@ -289,42 +618,46 @@ def _front(
 
 
 def _analyse(
-    key: tuple[int, int],
-    table: _Table,
-    rows: list[Row],
-    psus: tuple[PsuOption, ...],
-    workload: Workload,
+    row: _Row,
+    space: _Space,
     settings: AnalysisSettings,
     catalog: Catalog,
-    drive: Drive,
+    request: SuggestRequest,
 ) -> Candidate | None:
-    pair, col = key
-    row = rows[int(table.row[pair])]
-    memory = row.platform.memory[int(table.memory[pair])]
-    psu = psus[col]
+    memory = row.platform.memory[row.memory]
+    psu = space.psus[row.psu]
+    gpu = row.offer.gpu
+    mounting = row.mounting
     build = Build(
-        name=f"{row.count}× {row.gpu.name}, {row.platform.cpu.name}",
-        gpu=row.gpu,
+        name=f"{row.count}× {gpu.name}{' (used)' if row.offer.used else ''}, "
+        f"{row.platform.cpu.name}",
+        gpu=gpu,
         gpu_count=row.count,
         cpu=row.platform.cpu,
         motherboard=row.platform.board,
         memory=memory.kit,
         memory_kits=memory.kits,
-        drives=(DriveSelection(drive=drive),),
+        drives=(DriveSelection(drive=space.drive),),
         psu=psu.psu,
         psu_count=psu.count,
+        case=mounting.case,
+        riser=mounting.riser,
+        used=(gpu.id,) if row.offer.used else (),
     )
-    analysis = analyze(build, workload, settings, catalog)
-    if analysis.verdict == "fail" or analysis.throughput is None:
+    analysis = analyze(build, row.workload, settings, catalog)
+    total = analysis.cost.parts.total_usd
+    if analysis.verdict == "fail" or analysis.throughput is None or total is None:
         return None
     return Candidate(
         build=build,
-        cost_usd=float(table.cost[pair, col]),
+        cost_usd=total,
         throughput=analysis.throughput.total_throughput,
         unit=analysis.throughput.unit,
-        wall_w=float(table.wall[pair, col]),
+        wall_w=analysis.power.wall_w or row.wall_w,
         verdict=analysis.verdict,
         warnings=tuple(c.id for c in analysis.checks if c.severity == "warn"),
+        workload=row.workload,
+        binding=binding_reason(analysis, request, row.workload),
     )
 
 

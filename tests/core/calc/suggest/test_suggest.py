@@ -5,6 +5,8 @@ from datetime import date
 import numpy as np
 import pytest
 
+from core.calc import analyze
+from core.calc.cost.parts import price_lines
 from core.calc.suggest.rank import pareto_indices
 from core.calc.suggest.search import suggest
 from core.catalog import Catalog, load_catalog
@@ -44,8 +46,9 @@ def test_front_is_pareto_within_budget_and_priced() -> None:
     assert all(c <= 8000 for c in costs)
     for s in result.front:
         assert s.verdict != "fail"
-        total = sum(q * (p.price.usd or 0) for q, p in _bom(s.build))
-        assert s.cost_usd == pytest.approx(total)
+        lines = price_lines(s.build, _catalog())
+        assert all(line.line_usd is not None for line in lines)  # fully priced
+        assert s.cost_usd == pytest.approx(sum(line.line_usd or 0.0 for line in lines))
     best = min(result.front, key=lambda s: s.cost_usd / s.throughput)
     assert result.best == best
     assert any(r.code == "best_cost_per_throughput" for r in best.reasons)
@@ -54,12 +57,26 @@ def test_front_is_pareto_within_budget_and_priced() -> None:
     } & set(result.unpriced_part_ids)  # only truly unpriced parts are named
 
 
-def test_bundled_catalog_suggests_builds_out_of_the_box() -> None:
-    workload = make_workload(find_preset("resnet50-v1.5"))
-    result = suggest(workload, SuggestRequest(budget_usd=10_000), load_catalog())
-    assert result.front
+@pytest.mark.parametrize("preset", ["resnet50-v1.5", "bert-large-squad", "llama-3-8b"])
+@pytest.mark.parametrize("budget", [3_000, 10_000, 30_000])
+def test_bundled_catalog_suggests_builds_out_of_the_box(preset: str, budget: float) -> None:
+    """The issue's matrix: ResNet-50, BERT-large fine-tuning and Llama-3 8B LoRA at 3k, 10k
+    and 30k USD each give a front of complete, compatible, fully priced builds."""
+    workload = make_workload(find_preset(preset))
+    catalog = load_catalog()
+    result = suggest(workload, SuggestRequest(budget_usd=budget), catalog)
+    assert result.front, result.skipped
     for s in result.front:
-        assert all(p.price.usd is not None for _q, p in s.build.bill_of_materials())
+        build = s.build
+        assert build.psu is not None and build.case is not None  # complete
+        assert s.verdict != "fail"  # compatible: the full analysis passes every check
+        analysis = analyze(build, s.workload or workload, None, catalog)
+        assert analysis.verdict != "fail"
+        assert analysis.cost.parts.total_usd is not None  # fully priced
+        assert analysis.cost.parts.total_usd <= budget
+        codes = {r.code for r in s.reasons}
+        assert codes & {"binding_constraint", "no_constraint_binds"}  # says what binds
+        assert codes & {"cheapest", "pareto_step"}  # says why it is on the front
 
 
 def test_smaller_budget_and_gpu_cap_constrain() -> None:
@@ -81,5 +98,37 @@ def test_cancel_and_progress() -> None:
     assert stopped.cancelled and stopped.front == ()
 
 
-def _bom(build):  # type: ignore[no-untyped-def]
-    return build.bill_of_materials()
+def test_used_gpus_are_named_and_priced_used() -> None:
+    workload = make_workload(find_preset("llama-3-8b"))
+    catalog = load_catalog()
+    result = suggest(workload, SuggestRequest(budget_usd=3_000), catalog)
+    used = [s for s in result.front if s.build.used]
+    assert used, "a used 24 GB card should be on the 3,000 USD front"
+    for s in used:
+        gpu = s.build.gpu
+        assert s.build.used == (gpu.id,) and gpu.used_price is not None
+        line = next(x for x in price_lines(s.build, catalog) if x.part_id == gpu.id)
+        assert line.condition == "used" and line.unit_usd == gpu.used_price.usd
+        assert any(r.code == "used_parts" for r in s.reasons)
+    new_only = suggest(workload, SuggestRequest(budget_usd=3_000, allow_used=False), catalog)
+    assert not any(s.build.used for s in new_only.front)
+
+
+def test_checkpointing_is_switched_on_only_when_needed_and_said() -> None:
+    # Llama-3 8B LoRA at 8,192 tokens without checkpointing does not fit 24 GB.
+    workload = make_workload(find_preset("llama-3-8b"))
+    catalog = load_catalog()
+    result = suggest(workload, SuggestRequest(budget_usd=3_000), catalog)
+    for s in result.front:
+        if s.workload is not None and s.workload.checkpointing != workload.checkpointing:
+            assert any(r.code == "fits_with_checkpointing" for r in s.reasons)
+    strict = suggest(workload, SuggestRequest(budget_usd=3_000, allow_checkpointing=False), catalog)
+    assert all(s.build.gpu.vram_gib > 24 for s in strict.front)
+
+
+def test_every_configuration_is_accounted_for() -> None:
+    workload = make_workload(find_preset("resnet50-v1.5"))
+    result = suggest(workload, SuggestRequest(budget_usd=10_000), load_catalog())
+    skipped = sum(result.skipped.model_dump().values()) - result.skipped.failed_checks
+    assert skipped < result.considered  # the rest were evaluated
+    assert result.evaluated > 0
