@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.errors import RigForgeError
 from core.prices.cloud import load_cloud_rates
-from core.prices.store import load_priced_catalog
 from gui.viewmodels.autosave import DEFAULT_INTERVAL_MS
+from gui.viewmodels.prices import PricesViewModel
 from gui.viewmodels.root import build_view_models
 from gui.views import dialogs, plain
 from gui.views.main_window import MainWindow
@@ -28,9 +28,11 @@ def create_main_window(
     """The window on the default build and workload; ``settings_path`` overrides where
     preferences live (tests use a temporary one). Prices: the bundled catalog with the
     user's feed prices and overrides, loaded here once for the whole window."""
+    prices = PricesViewModel()
     view_models = build_view_models(
-        load_priced_catalog(),
+        prices.catalog,
         load_cloud_rates().rates,
+        prices=prices,
         store=store,
         settings_path=settings_path,
         autosave_dir=autosave_dir,

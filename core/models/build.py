@@ -47,17 +47,16 @@ class Build(Frozen):
     the GPUs sit in their slots."""
     used: Annotated[tuple[PartId, ...], Field(max_length=16)] = ()
     """Ids of the build's parts bought second-hand: their used price applies (unknown when
-    the part has none)."""
+    the part has none). Ids of parts not in the build are dropped."""
 
     @model_validator(mode="after")
     def _limits(self) -> Build:
         if self.used:
+            # A part swapped out takes its "bought used" mark with it.
             ids = {part.id for _quantity, part in self.bill_of_materials()}
-            strangers = [i for i in self.used if i not in ids]
-            if strangers:
-                raise ValueError(f"used names {strangers[0]!r}, which is not in the build")
-            if len(set(self.used)) != len(self.used):
-                raise ValueError("used lists a part twice")
+            kept = tuple(dict.fromkeys(i for i in self.used if i in ids))
+            if kept != self.used:
+                object.__setattr__(self, "used", kept)  # still being validated: not shared yet
         if self.drive_count > MAX_DRIVES:
             raise ValueError(f"at most {MAX_DRIVES} drives in one build")
         if self.nvlink_bridges > self.gpu_count // 2:

@@ -37,6 +37,26 @@ class FeedEntry(Frozen):
     source: Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
 
+class PriceFeedDocument(Frozen):
+    """The price-feed file as a whole (docs/prices.md): its JSON Schema ships as
+    ``resources/schema/rigforge-price-feed-1.schema.json``. Reading is more forgiving than
+    the schema: a bad entry is refused alone (``core.prices.feed``)."""
+
+    format: Literal["rigforge-price-feed"] = "rigforge-price-feed"
+    version: Literal[1] = 1
+    published: PastDate | None = None
+    notes: Annotated[str, StringConstraints(max_length=2000)] = ""
+    prices: dict[PartId, FeedEntry]
+
+
+def feed_json_schema() -> dict[str, object]:
+    schema = PriceFeedDocument.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://rigforge.invalid/schema/rigforge-price-feed-1.json"
+    schema["title"] = "RigForge price feed, version 1"
+    return schema
+
+
 class PartPrice(Frozen):
     """A price ready to apply to a catalog part, in USD, with where it came from."""
 

@@ -102,6 +102,8 @@ def cost_figure(a: Analysis, money: Money) -> Figure:
     c = a.cost.parts
     value = total_text(a.cost, money)
     unpriced = len(c.unpriced_part_ids)
+    if unpriced:
+        value += " — enter one"
     detail = (
         "all parts priced"
         if c.complete
@@ -112,8 +114,8 @@ def cost_figure(a: Analysis, money: Money) -> Figure:
         "Prices: the bundled dated snapshot, the price feed or your overrides "
         "(each part's price, date and source are in the Parts tab).\n"
         + (
-            "An unknown price is never counted as zero: enter one in the Parts tab "
-            "or with 'rigforge prices set'."
+            "An unknown price is never counted as zero: double-click it in the Parts tab, "
+            "use Edit → Prices…, or 'rigforge prices set'."
             if unpriced
             else ""
         )

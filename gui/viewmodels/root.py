@@ -22,6 +22,7 @@ from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.autosave import AutosaveViewModel
 from gui.viewmodels.comparison import ComparisonViewModel
 from gui.viewmodels.document import DocumentViewModel
+from gui.viewmodels.prices import PricesViewModel
 from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.viewmodels.settings import SettingsViewModel
 from gui.viewmodels.suggest import SuggestViewModel
@@ -37,6 +38,7 @@ class ViewModels:
     settings: SettingsViewModel
     autosave: AutosaveViewModel | None
     cache: AnalysisCache
+    prices: PricesViewModel
 
     def all(self) -> tuple[QObject, ...]:
         models: tuple[QObject | None, ...] = (
@@ -47,6 +49,7 @@ class ViewModels:
             self.suggest,
             self.settings,
             self.autosave,
+            self.prices,
         )
         return tuple(m for m in models if m is not None)
 
@@ -77,7 +80,14 @@ def build_view_models(
     settings_path: Path | None = None,
     autosave_dir: Path | None = None,
     autosave_interval_ms: int | None = None,
+    prices: PricesViewModel | None = None,
 ) -> ViewModels:
+    """Every view-model of one window. ``prices`` owns the price-aware catalog (``catalog``
+    is used only when none is given: the prices then stay as loaded)."""
+    if prices is not None:
+        catalog = prices.catalog
+    else:
+        prices = PricesViewModel(fixed=catalog)
     settings = SettingsViewModel(settings_path)
     cache = AnalysisCache(catalog, cloud_rates)
     session = SessionViewModel(catalog, new_session(catalog, settings))
@@ -91,4 +101,14 @@ def build_view_models(
         if autosave_interval_ms is not None
         else AutosaveViewModel(document, autosave_dir)
     )
-    return ViewModels(session, analysis, document, comparison, suggest, settings, autosave, cache)
+
+    def on_prices_changed(priced: Catalog) -> None:  # new prices reach every analysis
+        cache.set_catalog(priced)
+        session.catalog = priced
+        analysis.refresh()
+        comparison.refresh()
+
+    prices.catalog_changed.connect(on_prices_changed)
+    return ViewModels(
+        session, analysis, document, comparison, suggest, settings, autosave, cache, prices
+    )

@@ -202,6 +202,17 @@ class SessionViewModel(QObject):
         label = field.replace("_", " ")
         return self.edit_build(f"Set {label} to {value}", {field: value}, f"build.{field}")
 
+    def set_used(self, part_id: str, used: bool) -> str | None:
+        """Buy ``part_id`` second-hand (its used price applies) or new."""
+        current = self.build.used
+        marked = (*current, part_id) if used and part_id not in current else current
+        if not used:
+            marked = tuple(i for i in current if i != part_id)
+        name = next(
+            (p.name for _q, p in self.build.bill_of_materials() if p.id == part_id), part_id
+        )
+        return self.edit_build(f"Buy {name} {'used' if used else 'new'}", {"used": marked})
+
     def set_drives(self, drives: tuple[DriveSelection, ...], text: str) -> str | None:
         return self.edit_build(text, {"drives": drives})
 

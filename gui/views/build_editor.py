@@ -32,7 +32,8 @@ class BuildEditorPanel(QWidget):
             "motherboard": PartPicker("motherboard"),
             "memory": PartPicker("memory"),
             "psu": PartPicker("psu", optional=True, none_text="none (size it for me)"),
-            "case": PartPicker("case", optional=True, none_text="no case (open frame)"),
+            "case": PartPicker("case", optional=True, none_text="no case chosen"),
+            "riser": PartPicker("riser", optional=True, none_text="none: GPUs in their slots"),
         }
         self.gpu_count = spin_box(1, MAX_GPUS, "Number of GPUs (1–8 in a tower, more in servers)")
         self.power_limit = spin_box(
@@ -97,6 +98,7 @@ class BuildEditorPanel(QWidget):
         host.addRow("PSU", psu)
         host.addRow("", self.size_psu_button)
         host.addRow("Case", self.pickers["case"])
+        host.addRow("Risers", self.pickers["riser"])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -32,6 +34,10 @@ STATE_KEY = "window/state"
 SPLITTER_KEY = "window/splitter"
 EDITORS_WIDTH = 380
 DEFAULT_SIZE = QSize(1600, 1000)
+
+
+if TYPE_CHECKING:
+    from gui.views.prices_dialog import PricesDialog
 
 
 class MainWindow(QMainWindow):
@@ -86,11 +92,15 @@ class MainWindow(QMainWindow):
         self.export_actions = ExportActions(
             self, view_models, lambda title, text: self.file_actions.show_error(title, text)
         )
+        self.prices_dialog: PricesDialog | None = None
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)
         analysis.analysis_changed.connect(self._on_analysis_changed)
         session.edit_rejected.connect(self._on_session_edit_rejected)
+        self.parts_panel.price_entered.connect(self._on_parts_panel_price_entered)
+        self.parts_panel.used_toggled.connect(self._on_parts_panel_used_toggled)
+        self.parts_panel.entry_refused.connect(self._on_parts_panel_entry_refused)
         session.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         settings.settings_changed.connect(self._on_settings_changed)
         self._update_title()
@@ -137,6 +147,8 @@ class MainWindow(QMainWindow):
         for action in (self.size_psu_action, self.add_gpu_action, self.remove_gpu_action):
             edit_menu.addAction(action)
         edit_menu.addSeparator()
+        self.prices_action = self._action("P&rices…", "Ctrl+Shift+R", self.open_prices)
+        edit_menu.addAction(self.prices_action)
         self.settings_action = self._action("&Settings…", "Ctrl+,", self.open_settings)
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         edit_menu.addAction(self.settings_action)
@@ -148,6 +160,22 @@ class MainWindow(QMainWindow):
 
     def _on_analysis_changed(self, analysis: Analysis) -> None:
         self.charts.show_analysis(analysis)
+
+    def _on_parts_panel_price_entered(self, part_id: str, usd: float) -> None:
+        problem = self.view_models.prices.set_price(part_id, usd)
+        if problem is not None:
+            self._on_parts_panel_entry_refused(problem)
+        else:
+            self.statusBar().showMessage(
+                f"Your price for {part_id}: ${usd:,.2f} (kept as your override)", 8000
+            )
+
+    def _on_parts_panel_used_toggled(self, part_id: str, used: bool) -> None:
+        self.session_view_model.set_used(part_id, used)
+
+    def _on_parts_panel_entry_refused(self, message: str) -> None:
+        self.statusBar().showMessage(f"Not changed: {message}", 8000)
+        self.parts_panel.show_again(self.analysis_view_model.analysis)
 
     def _on_session_edit_rejected(self, message: str) -> None:
         self.statusBar().showMessage(f"Not changed: {message}", 8000)
@@ -178,6 +206,18 @@ class MainWindow(QMainWindow):
         self.settings_dialog.accepted.connect(self._on_settings_dialog_accepted)
         self.settings_dialog.open()
         return self.settings_dialog
+
+    def open_prices(self, part_id: str | None = None) -> PricesDialog:
+        """Edit → Prices…; with ``part_id``, open that part's price for editing."""
+        if self.prices_dialog is None:
+            from gui.views.prices_dialog import PricesDialog  # made when first used
+
+            self.prices_dialog = PricesDialog(self.view_models.prices, self)
+        self.prices_dialog.show()
+        self.prices_dialog.raise_()
+        if part_id is not None:
+            self.prices_dialog.edit_price_of(part_id)
+        return self.prices_dialog
 
     def _on_settings_dialog_accepted(self) -> None:
         dialog = self.settings_dialog
@@ -264,6 +304,7 @@ class MainWindow(QMainWindow):
         if self.file_actions.maybe_save():
             self.save_geometry()
             self.file_actions.shutdown()
+            self.view_models.prices.shutdown()
             if self.autosave is not None:  # a clean exit leaves nothing to recover
                 self.autosave.stop()
                 self.autosave.discard()

@@ -1,14 +1,18 @@
-"""Table of the build's parts: quantity, part, key specs, price with its date, and source.
+"""Table of the build's parts: quantity, part, key specs, new or used, price with its date,
+and source.
 
 Prices are the analysis' price lines (catalog, price feed or your override), shown in the
-chosen currency; an unknown price reads "unknown" and leaves the total unknown.
+chosen currency; an unknown price reads "unknown — enter one" and leaves the total
+unknown. Double-click a price to enter your own (it becomes your override, in USD); tick
+"used" to buy a part second-hand at its dated used price.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHeaderView,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -16,22 +20,34 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.analysis import Analysis
+from core.models.cost import PriceLine
+from core.models.parts import Part
 from core.text.cost import ORIGIN_TEXT, total_text
 from core.text.money import Money
-from core.text.parts import UNKNOWN, key_specs
+from core.text.parts import key_specs
 from gui.views import plain
 
-COLUMNS = ("Qty", "Part", "Key specs", "Unit price", "Line total", "Price source")
-WIDTHS = (36, 190, 200, 90, 90)
+COLUMNS = ("Qty", "Part", "Key specs", "Bought", "Unit price", "Line total", "Price source")
+WIDTHS = (36, 190, 180, 56, 120, 90)
+BOUGHT_COLUMN, PRICE_COLUMN = 3, 4
+ENTER_ONE = "unknown — enter one"
 """Fixed starting widths (fitting columns to their contents on every edit is slow)."""
 
 
 class PartsPanel(QWidget):
+    price_entered = Signal(str, float)
+    """A part id and the USD price the user typed for it."""
+    used_toggled = Signal(str, bool)
+    """A part id and whether it is now bought used."""
+    entry_refused = Signal(str)
+
     def __init__(self) -> None:
         super().__init__()
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setEditTriggers(
+            QTableWidget.EditTrigger.DoubleClicked | QTableWidget.EditTrigger.EditKeyPressed
+        )
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         rows = self.table.verticalHeader()
@@ -47,46 +63,121 @@ class PartsPanel(QWidget):
         self.total_label = plain.label()
         self.total_label.setObjectName("partsTotal")
         self.total_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.enter_button = QPushButton()
+        self.enter_button.setObjectName("enterPrice")
+        self.enter_button.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(self.total_label, alignment=Qt.AlignmentFlag.AlignRight)
+        layout.addWidget(self.enter_button, alignment=Qt.AlignmentFlag.AlignRight)
         self._shown: tuple[object, ...] = ()
+        self._part_ids: list[str] = []
+        self._money = Money("USD")
+        self._filling = False
+        self.table.itemChanged.connect(self._on_table_item_changed)
+        self.enter_button.clicked.connect(self.edit_first_unknown)
 
     def show_analysis(self, analysis: Analysis, money: Money) -> None:
         key = (analysis.cost.lines, money.currency)
         if key == self._shown:
             return
-        self._shown = key
-        specs = {part.id: key_specs(part) for _q, part in analysis.build.bill_of_materials()}
+        self._shown, self._money = key, money
+        parts = {part.id: part for _q, part in analysis.build.bill_of_materials()}
         lines = analysis.cost.lines
-        if self.table.rowCount() != len(lines):
-            self.table.setRowCount(len(lines))
-        for row, line in enumerate(lines):
-            price = (
-                UNKNOWN
-                if line.unit_usd is None
-                else f"{money(line.unit_usd)} ({line.kind}, {line.as_of})"
-            )
-            source = f"{ORIGIN_TEXT[line.origin]}: {line.source}"
-            cells = (
-                str(line.quantity),
-                line.name,
-                specs.get(line.part_id, ""),
-                price,
-                money(line.line_usd),
-                source,
-            )
-            for column, text in enumerate(cells):
-                item = self.table.item(row, column)
-                if item is None:
-                    item = QTableWidgetItem()
-                    self.table.setItem(row, column, item)
-                item.setText(text)
-                tip = text if column in (1, 2, 5) else ""
-                if text == UNKNOWN:
-                    tip = "No source gives this value; RigForge does not guess it."
-                item.setToolTip(plain.tip(tip))
+        self._filling = True
+        try:
+            if self.table.rowCount() != len(lines):
+                self.table.setRowCount(len(lines))
+            self._part_ids = [line.part_id for line in lines]
+            for row, line in enumerate(lines):
+                part = parts.get(line.part_id)
+                self._fill_row(row, line, part, money)
+        finally:
+            self._filling = False
         text = f"Parts total: {total_text(analysis.cost, money)}"
         if money.note():
             text += f"  ({money.note()})"
         self.total_label.setText(text)
+        unknown = [line for line in lines if line.unit_usd is None]
+        self.enter_button.setVisible(bool(unknown))
+        if unknown:
+            self.enter_button.setText(f"Enter a price for {unknown[0].name}…")
+
+    def _fill_row(self, row: int, line: PriceLine, part: Part | None, money: Money) -> None:
+        price = (
+            ENTER_ONE
+            if line.unit_usd is None
+            else f"{money(line.unit_usd)} ({line.kind}, {line.as_of})"
+        )
+        source = f"{ORIGIN_TEXT[line.origin]}: {line.source}"
+        has_used = part is not None and part.used_price is not None
+        bought = line.condition if has_used or line.condition == "used" else "new"
+        cells = (
+            str(line.quantity),
+            line.name,
+            key_specs(part) if part is not None else "",
+            bought,
+            price,
+            money(line.line_usd),
+            source,
+        )
+        for column, text in enumerate(cells):
+            item = self.table.item(row, column)
+            if item is None:
+                item = QTableWidgetItem()
+                self.table.setItem(row, column, item)
+            item.setText(text)
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            if column == PRICE_COLUMN and line.condition == "new":
+                flags |= Qt.ItemFlag.ItemIsEditable
+            if column == BOUGHT_COLUMN and (has_used or line.condition == "used"):
+                flags |= Qt.ItemFlag.ItemIsUserCheckable
+                item.setCheckState(
+                    Qt.CheckState.Checked if line.condition == "used" else Qt.CheckState.Unchecked
+                )
+            item.setFlags(flags)
+            tip = text if column in (1, 2, 6) else ""
+            if column == PRICE_COLUMN:
+                tip = (
+                    "No source gives this price; RigForge never counts it as zero. "
+                    "Double-click to enter one (kept as your override, in USD)."
+                    if line.unit_usd is None
+                    else "Double-click to enter your own price (USD)"
+                )
+            if column == BOUGHT_COLUMN:
+                tip = (
+                    "Tick to buy it used at its dated used-listing price"
+                    if has_used
+                    else "No used price is known for this part"
+                )
+            item.setToolTip(plain.tip(tip))
+
+    def show_again(self, analysis: Analysis) -> None:
+        """Redraw every cell (after an entry was refused, the typed text goes away)."""
+        self._shown = ()
+        self.show_analysis(analysis, self._money)
+
+    def edit_first_unknown(self) -> None:
+        """Open the first unknown price for typing (the inline "enter one")."""
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, PRICE_COLUMN)
+            if item is not None and item.text() == ENTER_ONE:
+                self.table.setCurrentItem(item)
+                self.table.editItem(item)
+                return
+
+    def _on_table_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.row() >= len(self._part_ids):
+            return
+        part_id = self._part_ids[item.row()]
+        if item.column() == BOUGHT_COLUMN:
+            self.used_toggled.emit(part_id, item.checkState() == Qt.CheckState.Checked)
+        elif item.column() == PRICE_COLUMN:
+            text = item.text().strip().replace(",", "").lstrip("$€£¥ ")
+            try:
+                amount = float(text)
+            except ValueError:
+                self.entry_refused.emit(f"{item.text()!r} is not a price in US dollars")
+                self._shown = ()
+                return
+            self.price_entered.emit(part_id, amount)

@@ -3,6 +3,9 @@
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from gui.views.main_window import MainWindow
+from gui.views.parts_panel import PRICE_COLUMN
+
+TOTAL_COLUMN = PRICE_COLUMN + 1
 
 
 def test_window_shows_default_build_parts_and_prices(window: MainWindow) -> None:
@@ -13,7 +16,7 @@ def test_window_shows_default_build_parts_and_prices(window: MainWindow) -> None
     for part in (build.cpu, build.motherboard, build.memory, build.drives[0].drive):
         assert part.name in shown
     total = window.parts_panel.total_label.text()
-    line_totals = [table.item(r, 4).text() for r in range(table.rowCount())]
+    line_totals = [table.item(r, TOTAL_COLUMN).text() for r in range(table.rowCount())]
     if all(t.startswith("$") for t in line_totals):
         # every part priced: the total is the sum of the line totals shown
         known = sum(float(t.strip("$").replace(",", "")) for t in line_totals)

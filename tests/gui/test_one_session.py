@@ -14,7 +14,10 @@ from core.files.io import parse_document
 from core.models.analysis import Analysis
 from core.workloads import find_preset, make_workload
 from gui.views.main_window import MainWindow
+from gui.views.parts_panel import COLUMNS, PRICE_COLUMN
 from tests.gui.conftest import WindowFactory, write_overrides
+
+SOURCE_COLUMN = len(COLUMNS) - 1
 
 COMPARISON = resources.files("resources.examples").joinpath("three-way-comparison.json")
 
@@ -80,8 +83,8 @@ def test_user_price_overrides_reach_the_window_and_its_pdf(
     assert lines["rtx-4090"].origin == "override"
     table = window.parts_panel.table
     row = next(r for r in range(table.rowCount()) if "4090" in table.item(r, 1).text())
-    assert table.item(row, 3).text().startswith("$1,234")
-    assert "your override" in table.item(row, 5).text()
+    assert table.item(row, PRICE_COLUMN).text().startswith("$1,234")
+    assert "your override" in table.item(row, SOURCE_COLUMN).text()
     pdf = tmp_path / "sheet.pdf"
     assert window.export_actions.export_to(pdf)
     from pypdf import PdfReader

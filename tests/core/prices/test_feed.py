@@ -114,3 +114,17 @@ def test_example_feed_is_valid() -> None:
     report = parse_feed(data, load_catalog(), load_currency_table())
     assert report.rejected == ()
     assert len(report.accepted) >= 3
+
+
+def test_shipped_feed_schema_matches_the_model_and_the_example_is_valid() -> None:
+    import json
+    from pathlib import Path
+
+    from core.prices.models import PriceFeedDocument, feed_json_schema
+
+    root = Path(__file__).parents[3] / "resources"
+    shipped = json.loads((root / "schema" / "rigforge-price-feed-1.schema.json").read_text())
+    assert shipped == feed_json_schema()
+    example = json.loads((root / "prices" / "example-feed.json").read_text())
+    document = PriceFeedDocument.model_validate(example)
+    assert len(document.prices) >= 5
