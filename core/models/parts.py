@@ -278,7 +278,9 @@ class PSU(Part):
     atx_version: Literal["2.x", "3.0", "3.1"]
     form_factor: NonEmptyStr = "ATX"
     connectors: dict[PowerConnector, Annotated[int, Field(ge=0, le=32)]] | None = None
-    """GPU/CPU power leads by type; ``None`` when no source lists the unit's cables."""
+    """GPU/CPU power leads by type; ``None`` when no source lists the unit's cables. A type
+    missing from the mapping is not listed by the source (unknown, never zero); 0 states
+    that the unit has none. ATX 2.x units have no 16-pin lead by definition."""
     low_line_wattage_w: WATTS | None = None
     """Rated output on 100-127 V mains where the maker rates it below ``wattage_w`` (units
     rated at full power on 200-240 V only); ``None``: the one rating holds on both."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.models.build import Build, DriveSelection
-from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard
+from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Riser
 
 _COMMON: dict[str, Any] = {
     "price": {"usd": None, "kind": "unknown", "source": "test fixture"},
@@ -276,3 +276,21 @@ def one_4060ti() -> Build:
         memory=memory(id="ddr5-2x16", module_gib=16),
         psu=psu(id="psu-550", wattage_w=550, atx_version="2.x", connectors={"pcie_8pin": 2}),
     )
+
+
+def riser(**kw: Any) -> Riser:
+    base = {"id": "riser-gen4", "name": "Riser Gen4", "pcie_gen": 4, "lanes": 16, "length_mm": 300}
+    return Riser.model_validate(_COMMON | base | kw)
+
+
+def open_frame(**kw: Any) -> Case:
+    base = {
+        "id": "frame",
+        "name": "Open frame",
+        "kind": "open_frame",
+        "motherboard_form_factors": ["ATX", "E-ATX"],
+        "max_gpu_length_mm": None,
+        "expansion_slots": None,
+        "gpu_mounts": 6,
+    }
+    return Case.model_validate(_COMMON | base | kw)

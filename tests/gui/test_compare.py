@@ -62,7 +62,7 @@ def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:
     before = comparison.state.analyses[2].throughput.total_throughput
     others = comparison.state.analyses[:2]
     count = window.session_view_model.build.gpu_count
-    assert window.session_view_model.set_value("gpu_count", count - 2) is None
+    assert window.session_view_model.set_value("gpu_count", count - 1) is None
     state = comparison.state
     after = state.analyses[2].throughput.total_throughput
     assert after < before
@@ -70,7 +70,7 @@ def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:
     row = next(
         r for r in range(panel.table.rowCount()) if panel.table.item(r, 0).data(256) == "gpus"
     )
-    assert panel.table.item(row, 2).text().startswith(f"{count - 2} ×")
+    assert panel.table.item(row, 2).text().startswith(f"{count - 1} ×")
     points = panel.charts.scatter.shown_points
     assert points[2].throughput == pytest.approx(after)
 

@@ -187,6 +187,7 @@ def test_markup_from_a_file_is_never_rendered(
     case = next(c for c in CASES if c.name == "markup-everywhere")
     assert window.file_actions.open_path(case.path(tmp_path), ask=False)
     window.session_view_model.add_build()  # two builds: Compare has rows and a legend
+    window.session_view_model.select_build(0)  # the Build tab shows the hostile one
     for tab in (COMPARE_TAB, SUGGEST_TAB, 0):
         window.workspace.setCurrentIndex(tab)
         qtbot.wait(50)

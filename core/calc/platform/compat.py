@@ -95,6 +95,11 @@ def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float] 
     if gpu_in is None or psu_out is None:
         return None
     need16 = n * sum(gpu_in.get(c, 0) for c in _SIXTEEN)
+    # A cable type the source does not list is unknown, not zero, except the 16-pin lead
+    # on an ATX 2.x unit: 12VHPWR arrived with ATX 3.0 (Intel ATX 3.0 specification, 2022).
+    sixteen_listed = any(c in psu_out for c in _SIXTEEN) or psu.atx_version == "2.x"
+    if need16 and not sixteen_listed:
+        return None
     have16 = psu_count * sum(psu_out.get(c, 0) for c in _SIXTEEN)
     per16 = sum(gpu_in.get(c, 0) for c in _SIXTEEN)
     watts16 = (gpu.board_power_w / per16) if gpu.board_power_w and per16 else SIXTEEN_PIN_MAX_W
@@ -102,6 +107,8 @@ def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float] 
     adapters = max(0, need16 - have16)
     need8 = n * gpu_in.get("pcie_8pin", 0) + adapters * per_adapter
     need6 = n * gpu_in.get("pcie_6pin", 0)
+    if (need8 or need6) and "pcie_8pin" not in psu_out and "pcie_6pin" not in psu_out:
+        return None
     have8 = psu_count * psu_out.get("pcie_8pin", 0)
     have6 = psu_count * psu_out.get("pcie_6pin", 0)
     return {

@@ -14,9 +14,10 @@ from __future__ import annotations
 import itertools
 
 from core.calc.platform.compat import price_key
+from core.calc.platform.form_factors import board_fits
 from core.calc.platform.pcie import gpu_slot_width, gpu_slots
 from core.calc.platform.power import power_limit_throughput_factor
-from core.catalog.catalog import Catalog, normalise_name
+from core.catalog.catalog import Catalog
 from core.models.build import Build
 from core.models.checks import Check, Fix, Number
 from core.models.parts import GPU, Case, Riser
@@ -27,13 +28,12 @@ COOLING_LIMIT_FRACTION = 0.8
 
 
 def _pick_case(build: Build, slots_needed: int, catalog: Catalog) -> Fix | None:
-    form = normalise_name(build.motherboard.form_factor)
     length = build.gpu.length_mm
     cases = [
         c
         for c in catalog.parts("case")
         if isinstance(c, Case)
-        and form in {normalise_name(f) for f in c.motherboard_form_factors}
+        and board_fits(build.motherboard.form_factor, c.motherboard_form_factors)
         and c.expansion_slots is not None
         and c.expansion_slots >= slots_needed
         and (length is None or (c.max_gpu_length_mm or 0) >= length)
@@ -144,12 +144,11 @@ def _case_checks(
     needed = max((g.position + width - 1 for g in assignment.gpu_links), default=0)
     fix = _pick_case(build, needed, catalog) if catalog else None
     checks: list[Check] = []
-    forms = {normalise_name(f) for f in case.motherboard_form_factors}
     board_numbers: dict[str, Number] = {
         "board_form_factor": build.motherboard.form_factor,
         "case_form_factors": "/".join(case.motherboard_form_factors),
     }
-    if normalise_name(build.motherboard.form_factor) in forms:
+    if board_fits(build.motherboard.form_factor, case.motherboard_form_factors):
         checks.append(
             Check(
                 id="physical.case_board",
@@ -233,12 +232,11 @@ def _passive_check(build: Build, numbers: dict[str, Number]) -> Check:
 
 def _frame_checks(build: Build, frame: Case, catalog: Catalog | None) -> list[Check]:
     """An open frame: the board must fit, every GPU needs a riser and a mount on the frame."""
-    forms = {normalise_name(f) for f in frame.motherboard_form_factors}
     board_numbers: dict[str, Number] = {
         "board_form_factor": build.motherboard.form_factor,
         "case_form_factors": "/".join(frame.motherboard_form_factors),
     }
-    fits = normalise_name(build.motherboard.form_factor) in forms
+    fits = board_fits(build.motherboard.form_factor, frame.motherboard_form_factors)
     checks = [
         Check(
             id="physical.case_board",

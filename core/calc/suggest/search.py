@@ -46,6 +46,7 @@ from core.calc.memory.components import GIB, host_ram_bytes
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.profile import profile_from_workload
 from core.calc.platform.compat import connectors_ok, price_key
+from core.calc.platform.form_factors import board_fits
 from core.calc.platform.power import (
     DIMM_W,
     component_power,
@@ -61,7 +62,7 @@ from core.calc.suggest.rank import (
 )
 from core.calc.suggest.rows import LinkKey, RowCaches, links_for, row_throughput, sketch_build
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
-from core.catalog import Catalog, normalise_name
+from core.catalog import Catalog
 from core.errors import InvalidWorkload, RigForgeError
 from core.models.build import Build, DriveSelection
 from core.models.parts import GPU, Case, Drive, Riser
@@ -466,18 +467,8 @@ def _case_takes(mounting: _Mounting, plat: Platform, gpu: GPU, links: LinkKey) -
     return case.expansion_slots is not None and last + width - 1 <= case.expansion_slots
 
 
-@functools.cache
-def _form_factors(case: Case) -> frozenset[str]:
-    return frozenset(normalise_name(f) for f in case.motherboard_form_factors)
-
-
-@functools.cache
-def _normalised(name: str) -> str:
-    return normalise_name(name)
-
-
 def _takes_board(case: Case, form_factor: str) -> bool:
-    return _normalised(form_factor) in _form_factors(case)
+    return board_fits(form_factor, case.motherboard_form_factors)
 
 
 def _links(

@@ -153,3 +153,26 @@ def test_cpus_boards_and_drives_sane() -> None:
         if drive.seq_read_mb_s is not None:
             limit = {"sata": 600, "sas": 1200}.get(drive.interface, 16_000)
             assert 50 <= drive.seq_read_mb_s <= limit, drive.id
+
+
+def test_default_build_and_every_example_have_a_complete_dated_total() -> None:
+    """The issue's "done when": the bundled default build and every example file show a
+    complete total with every line dated (tools/examples/make_examples.py keeps them so)."""
+    from importlib import resources
+
+    from core.calc import analyze
+    from core.catalog import load_catalog
+    from core.catalog.builds import default_build
+    from core.files.io import parse_document
+
+    catalog = load_catalog()
+    builds = [default_build(catalog)]
+    for entry in resources.files("resources.examples").iterdir():
+        if entry.name.endswith(".json"):
+            builds += parse_document(entry.read_bytes(), catalog).session.builds
+    assert len(builds) >= 5
+    for build in builds:
+        cost = analyze(build, None, None, catalog).cost
+        assert cost.parts.total_usd is not None, (build.name, cost.parts.unpriced_part_ids)
+        assert all(line.as_of is not None for line in cost.lines), build.name
+        assert build.psu is not None and build.case is not None, build.name

@@ -57,10 +57,18 @@ def test_power_connectors() -> None:
     native = power_connector_check(parts.build(), None)
     assert native.severity == "pass"
     # No 16-pin lead: one adapter of ⌈450 / 150⌉ = 3 eight-pin cables.
-    four = parts.build(psu=parts.psu(connectors={"pcie_8pin": 4}))
+    four = parts.build(psu=parts.psu(connectors={"pcie_8pin": 4, "12vhpwr": 0}))
     adapter = power_connector_check(four, None)
     assert adapter.severity == "warn" and adapter.numbers["need_8pin"] == 3
-    two = parts.build(psu=parts.psu(connectors={"pcie_8pin": 2}))
+    two = parts.build(psu=parts.psu(connectors={"pcie_8pin": 2, "12vhpwr": 0}))
     assert power_connector_check(two, None).severity == "fail"
+    # A cable type the source does not list is unknown, never zero.
+    unlisted16 = parts.build(psu=parts.psu(connectors={"pcie_8pin": 2}))
+    assert power_connector_check(unlisted16, None).reason == "psu_connectors_unknown"
+    eight_pin_card = parts.gpu(power_connectors={"pcie_8pin": 2})
+    unlisted8 = parts.build(gpu=eight_pin_card, psu=parts.psu(connectors={"12v_2x6": 2}))
+    assert power_connector_check(unlisted8, None).reason == "psu_connectors_unknown"
+    atx2 = parts.psu(atx_version="2.x", connectors={"pcie_8pin": 2})
+    assert power_connector_check(parts.build(psu=atx2), None).severity == "fail"  # 16-pin: 0
     unknown = parts.build(psu=parts.psu(connectors=None))
     assert power_connector_check(unknown, None).reason == "psu_connectors_unknown"

@@ -66,3 +66,15 @@ def test_p2p_and_nvlink() -> None:
     assert _ids(unbridged)["pcie.p2p"] == "warn"
     assert _ids(parts.build(gpu_count=2))["pcie.p2p"] == "warn"  # 4090: no P2P
     assert "pcie.p2p" not in _ids(parts.build())
+
+
+def test_a_gen4_riser_caps_a_gen5_link_at_gen4() -> None:
+    gen5 = parts.gpu(pcie_gen=5, slot_width=2)
+    board = parts.am5_board()
+    direct = assign_pcie(parts.build(gpu=gen5, motherboard=board)).gpu_links[0]
+    riser = assign_pcie(
+        parts.build(gpu=gen5, motherboard=board, case=parts.open_frame(), riser=parts.riser())
+    ).gpu_links[0]
+    assert direct.gen == 5  # Gen5 card, Gen5 slot, Gen5 CPU
+    assert riser.gen == 4
+    assert riser.bandwidth_gb_s == link_bandwidth_gb_s(4, riser.lanes)

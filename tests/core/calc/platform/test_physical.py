@@ -84,3 +84,44 @@ def test_cooling() -> None:
     assert result.severity == "warn" and result.reason == "open_air_no_gap"
     assert result.fix is not None and result.fix.build["gpu_power_limit_w"] == 360  # 80 % × 450
     assert _sev(parts.two_3090_nvlink())["physical.cooling"] == "pass"  # blower cards
+
+
+def test_ssi_eeb_and_eeb_are_one_form_factor() -> None:
+    # SSI EEB 3.61 is the standard both spellings name (12 × 13 in).
+    from core.calc.platform.form_factors import board_fits
+
+    assert board_fits("EEB", ("SSI-EEB", "ATX"))
+    assert board_fits("SSI CEB", ("CEB",))
+    assert board_fits("Micro ATX", ("mATX",))
+    assert not board_fits("EEB", ("E-ATX", "ATX"))
+
+
+def test_open_frame_needs_a_riser_per_gpu_and_enough_mounts() -> None:
+    frame = parts.open_frame(gpu_mounts=4)
+    four = parts.build(gpu_count=4, case=frame)
+    assert _sev(four)["physical.riser"] == "fail"
+    with_risers = parts.build(gpu_count=4, case=frame, riser=parts.riser())
+    severities = _sev(with_risers)
+    assert severities["physical.riser"] == "pass"
+    assert severities["physical.frame_mounts"] == "pass"
+    # On risers the 3-slot cards no longer cover their neighbours: all 3 x16 slots take one.
+    three_slot = parts.gpu(slot_width=3)
+    three = parts.build(gpu=three_slot, gpu_count=3, case=frame, riser=parts.riser())
+    assert _sev(three)["physical.board_slots"] == "pass"
+    assert _sev(parts.build(gpu=three_slot, gpu_count=3))["physical.board_slots"] == "fail"
+    five = parts.build(gpu_count=5, case=parts.open_frame(gpu_mounts=4), riser=parts.riser())
+    assert _sev(five)["physical.frame_mounts"] == "fail"
+
+
+def test_risers_are_one_line_per_gpu_in_the_bill_of_materials() -> None:
+    build = parts.build(gpu_count=3, case=parts.open_frame(), riser=parts.riser())
+    assert (3, build.riser) in build.bill_of_materials()
+
+
+def test_passive_card_fails_in_a_tower_and_passes_in_a_rated_chassis() -> None:
+    passive = parts.gpu(cooler="passive")
+    assert _sev(parts.build(gpu=passive))["physical.cooling"] == "fail"
+    rated = parts.case(kind="rack", server_airflow=True)
+    assert _sev(parts.build(gpu=passive, case=rated))["physical.cooling"] == "pass"
+    unstated = parts.case(kind="rack")
+    assert _sev(parts.build(gpu=passive, case=unstated))["physical.cooling"] == "warn"

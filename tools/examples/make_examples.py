@@ -1,0 +1,97 @@
+"""Write the bundled example files from part ids, with snapshots of today's catalog.
+
+The examples in ``resources/examples/`` are regenerated from the specs below, so their
+snapshots always carry the catalog's current, dated and sourced prices (a test checks
+that every example opens with a complete total). Run after a catalog price change:
+
+    .venv/bin/python -m tools.examples.make_examples
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from core.catalog import load_catalog
+from core.catalog.builds import build_from_ids
+from core.files.io import save_file
+from core.models.session import Session
+from core.models.settings import AnalysisSettings
+
+SETTINGS = AnalysisSettings(circuit="us-120v-15a", electricity_usd_per_kwh=0.15, utilization=0.5)
+
+SINGLE: dict[str, Any] = {
+    "name": "Single RTX 4090 starter",
+    "gpu": "rtx-4090",
+    "cpu": "ryzen-9-7950x",
+    "motherboard": "asus-proart-x870e-creator-wifi",
+    "memory": "corsair-vengeance-ddr5-5600-2x32gb",
+    "drives": [{"drive": "samsung-990-pro-2tb"}],
+    "psu": "corsair-rm1000x-2021",
+    "case": "fractal-design-north",
+}
+
+COMPARISON: list[dict[str, Any]] = [
+    {
+        "name": "2x RTX 4090 (consumer)",
+        "gpu": "rtx-4090",
+        "gpu_count": 2,
+        "cpu": "ryzen-9-7950x",
+        "motherboard": "asus-proart-x870e-creator-wifi",
+        "memory": "corsair-vengeance-ddr5-5600-2x32gb",
+        "drives": [{"drive": "samsung-990-pro-2tb"}],
+        "psu": "corsair-hx1500i-2025",
+        "case": "fractal-design-define-7-xl",
+    },
+    {
+        "name": "2x RTX 6000 Ada (workstation)",
+        "gpu": "rtx-6000-ada",
+        "gpu_count": 2,
+        "cpu": "threadripper-pro-7965wx",
+        "motherboard": "asus-pro-ws-wrx90e-sage-se",
+        "memory": "kingston-fury-renegade-pro-ddr5-6000-4x32gb-rdimm",
+        "drives": [{"drive": "samsung-990-pro-4tb"}],
+        "psu": "corsair-ax1600i",
+        "case": "phanteks-enthoo-pro-2-server-edition",
+    },
+    {
+        "name": "2x RTX 3090 (used)",
+        "gpu": "rtx-3090",
+        "gpu_count": 2,
+        "cpu": "ryzen-9-7950x",
+        "motherboard": "asus-proart-x870e-creator-wifi",
+        "memory": "corsair-vengeance-ddr5-5600-2x32gb",
+        "drives": [{"drive": "samsung-990-pro-2tb"}],
+        "psu": "corsair-hx1500i-2025",
+        "case": "fractal-design-define-7-xl",
+        "used": ["rtx-3090"],
+    },
+]
+
+
+def main() -> None:
+    catalog = load_catalog()
+    folder = Path(str(resources.files("resources.examples")))
+    single = Session(
+        builds=(build_from_ids(catalog, SINGLE),),
+        settings=SETTINGS,
+        title="Single RTX 4090 starter",
+        notes="One RTX 4090 on a Ryzen 9 7950X: a common first deep-learning workstation.",
+    )
+    save_file(folder / "single-rtx-4090.json", single)
+    comparison = Session(
+        builds=tuple(build_from_ids(catalog, spec) for spec in COMPARISON),
+        settings=SETTINGS,
+        title="Three ways to 48 GB+ of VRAM",
+        notes=(
+            "Consumer, workstation and used cards compared; the first build is the "
+            "baseline. The RTX 3090s are priced at a dated survey of used listings."
+        ),
+    )
+    save_file(folder / "three-way-comparison.json", comparison)
+    print(f"wrote {folder / 'single-rtx-4090.json'} and {folder / 'three-way-comparison.json'}")
+
+
+if __name__ == "__main__":
+    main()
