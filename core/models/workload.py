@@ -88,6 +88,20 @@ class Architecture(Frozen):
     vocab_size: Annotated[int, Field(ge=1, le=100_000_000)] | None = None
     num_experts: Annotated[int, Field(ge=1, le=100_000)] | None = None
     experts_per_token: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    shared_experts: Annotated[int, Field(ge=0, le=1024)] | None = None
+    """MoE experts every token uses besides its routed ones (DeepSeek's shared experts)."""
+    moe_ffn_hidden_size: Dim | None = None
+    """Hidden size of one routed expert when it differs from ``ffn_hidden_size``."""
+    dense_layers: Annotated[int, Field(ge=0, le=100_000)] | None = None
+    """Leading layers with a dense MLP in an MoE model (DeepSeek's first_k_dense_replace)."""
+    sliding_window: Tokens | None = None
+    """Tokens a sliding-window attention layer looks back (its KV cache never holds more)."""
+    sliding_window_layers: Annotated[int, Field(ge=0, le=100_000)] | None = None
+    """How many of ``layers`` use the sliding window (the rest attend to the whole context)."""
+    kv_lora_rank: Dim | None = None
+    """Multi-head latent attention (DeepSeek-V2/V3): width of the compressed KV per token and
+    layer; the cache keeps it plus ``qk_rope_head_dim`` values instead of K and V."""
+    qk_rope_head_dim: Dim | None = None
     lm_head: bool = True
     """Whether training computes vocabulary logits for every token (LMs, MLM)."""
     dropout: bool = False
@@ -121,6 +135,10 @@ class Architecture(Frozen):
             raise ValueError("heads must be a multiple of kv_heads")
         if self.is_transformer and None in (self.layers, self.hidden_size, self.heads):
             raise ValueError(f"a {self.kind} model needs layers, hidden_size and heads")
+        if self.sliding_window_layers and self.layers and self.sliding_window_layers > self.layers:
+            raise ValueError("sliding_window_layers exceeds layers")
+        if self.sliding_window_layers and self.sliding_window is None:
+            raise ValueError("sliding_window_layers needs sliding_window")
         return self
 
     @property
