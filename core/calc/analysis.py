@@ -11,6 +11,7 @@ import math
 
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
+from core.calc.inference import is_serving, serve
 from core.calc.memory import estimate_vram
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
@@ -26,6 +27,7 @@ from core.models.build import Build
 from core.models.checks import Check, worst
 from core.models.cost import CloudRate
 from core.models.host import HostDemand
+from core.models.inference import InferenceResult
 from core.models.memory import VramResult
 from core.models.pcie import PcieAssignment
 from core.models.power import PowerBudget
@@ -115,6 +117,7 @@ def analyze(
             "check the part specifications"
         ) from None
     vram = throughput = None
+    served: InferenceResult | None = None
     extra: list[Check] = []
     demand = None
     if workload is not None:
@@ -130,18 +133,14 @@ def analyze(
                 )
             )
         else:
-            try:
-                vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
-                throughput = _throughput(build, workload, assignment)
-                demand = _demand(workload, vram, throughput)
-                _require_finite(vram, throughput, demand)
-            except (ArithmeticError, ValueError) as error:
-                vram = throughput = demand = None
-                extra.append(_arithmetic_check(error))
+            if is_serving(workload):
+                served, demand = _serve(
+                    build, workload, assignment, settings, catalog, years, extra
+                )
             else:
-                extra.append(_vram_check(vram))
+                vram, throughput, demand = _train(build, workload, assignment, extra)
     try:
-        return _finish(
+        result = _finish(
             build,
             workload,
             settings,
@@ -154,7 +153,9 @@ def analyze(
             throughput,
             demand,
             extra,
+            served,
         )
+        return result
     except (ArithmeticError, ValueError) as error:
         raise AnalysisFailed(
             f"the build's numbers are outside what can be computed ({_why(error)}); "
@@ -175,6 +176,7 @@ def _finish(
     throughput: ThroughputResult | None,
     demand: HostDemand | None,
     extra: list[Check],
+    served: InferenceResult | None = None,
 ) -> Analysis:
     checks = (
         *extra,
@@ -186,8 +188,16 @@ def _finish(
         lines,
         gpu=build.gpu,
         gpus=build.gpu_count,
-        throughput=throughput.total_throughput if throughput else None,
-        throughput_unit=throughput.unit if throughput else None,
+        throughput=(
+            throughput.total_throughput
+            if throughput
+            else served.speed.aggregate_decode_tokens_s
+            if served
+            else None
+        ),
+        throughput_unit=(
+            throughput.unit if throughput else "generated tokens/s" if served else None
+        ),
         wall_w=budget.wall_w,
         utilization=settings.utilization,
         usd_per_kwh=settings.electricity_usd_per_kwh,
@@ -202,10 +212,75 @@ def _finish(
         verdict=worst(checks),
         vram=vram,
         throughput=throughput,
+        inference=served,
         power=budget,
         pcie=assignment,
         cost=cost,
     )
+
+
+def _serve(
+    build: Build,
+    workload: Workload,
+    assignment: PcieAssignment,
+    settings: AnalysisSettings,
+    catalog: Catalog | None,
+    years: int,
+    extra: list[Check],
+) -> tuple[InferenceResult | None, HostDemand | None]:
+    try:
+        parts = parts_cost(price_lines(build, catalog)).total_usd
+        served = serve(build, workload, assignment, settings, parts, years=years)
+        _require_finite_serving(served)
+    except (ArithmeticError, ValueError) as error:
+        extra.append(_arithmetic_check(error))
+        return None, None
+    extra.append(_serving_check(served))
+    return served, HostDemand(host_ram_gib=served.memory.host_ram_gib)
+
+
+def _train(
+    build: Build, workload: Workload, assignment: PcieAssignment, extra: list[Check]
+) -> tuple[VramResult | None, ThroughputResult | None, HostDemand | None]:
+    try:
+        vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
+        throughput = _throughput(build, workload, assignment)
+        demand = _demand(workload, vram, throughput)
+        _require_finite(vram, throughput, demand)
+    except (ArithmeticError, ValueError) as error:
+        extra.append(_arithmetic_check(error))
+        return None, None, None
+    extra.append(_vram_check(vram))
+    return vram, throughput, demand
+
+
+def _serving_check(served: InferenceResult) -> Check:
+    memory = served.memory
+    numbers: dict[str, float | str] = {
+        "total_gib": round(memory.total_gib, 1),
+        "usable_gib": round(memory.usable_gib, 1),
+        "capacity_gib": round(memory.capacity_gib, 1),
+        "gpus": memory.gpu_count,
+        "max_streams": memory.max_streams,
+    }
+    if memory.fits:
+        return Check(id="vram.fit", severity="pass", reason="llm_fits", numbers=numbers)
+    fix = memory.fixes[0] if memory.fixes else None
+    return Check(id="vram.fit", severity="fail", reason="llm_exceeds", numbers=numbers, fix=fix)
+
+
+def _require_finite_serving(served: InferenceResult) -> None:
+    speed, memory = served.speed, served.memory
+    figures = [
+        memory.total_gib,
+        memory.host_ram_gib,
+        speed.prefill_tokens_s,
+        speed.ttft_s,
+        speed.decode_tokens_s_per_stream,
+        speed.aggregate_decode_tokens_s,
+    ]
+    if not all(math.isfinite(x) for x in figures):
+        raise ValueError("a figure came out infinite or undefined")
 
 
 def _require_finite(

@@ -59,7 +59,15 @@ def apply_to_workload(workload: Workload, fix: Fix) -> Workload:
     """``workload`` with ``fix.workload`` applied; ``lora_rank`` sets LoRA adapters."""
     if not fix.workload:
         return workload
-    update: dict[str, Any] = {k: v for k, v in fix.workload.items() if k != "lora_rank"}
+    update: dict[str, Any] = {
+        k: v for k, v in fix.workload.items() if k != "lora_rank" and not k.startswith("serving.")
+    }
+    serving = {
+        k.removeprefix("serving."): v for k, v in fix.workload.items() if k.startswith("serving.")
+    }
+    if serving:  # serving settings: the workload's own, else the defaults, then the change
+        current = workload.serving.model_dump() if workload.serving is not None else {}
+        update["serving"] = current | serving
     rank = fix.workload.get("lora_rank")
     if isinstance(rank, int) and not isinstance(rank, bool):
         update["lora"] = LoraSettings(rank=rank)

@@ -15,6 +15,7 @@ from core.cli.types import number
 from core.errors import RigForgeError, validation_message
 from core.models.cost import CloudRate
 from core.models.settings import AnalysisSettings, CircuitId
+from core.models.workload import Serving
 from core.text.money import Money
 
 
@@ -86,3 +87,40 @@ def settings_from(args: argparse.Namespace, base: AnalysisSettings) -> AnalysisS
         return AnalysisSettings.model_validate(base.model_dump() | update)
     except ValidationError as error:
         raise RigForgeError(f"invalid option: {validation_message(error)}") from None
+
+
+def add_serving_arguments(parser: argparse.ArgumentParser) -> None:
+    """LLM serving options (with ``--task inference`` on a decoder model)."""
+    from core.cli.types import whole
+    from core.models.workload import Engine, KvFormat, Split, WeightsFormat
+
+    group = parser.add_argument_group("LLM serving (--task inference)")
+    group.add_argument("--engine", choices=get_args(Engine), help="default: llama.cpp")
+    group.add_argument("--weights", choices=get_args(WeightsFormat), help="default: f16")
+    group.add_argument("--kv-cache", choices=get_args(KvFormat), help="default: f16")
+    group.add_argument("--prompt-len", type=whole(1, 100_000_000), help="default: 512")
+    group.add_argument("--gen-len", type=whole(1, 10_000_000), help="default: 128")
+    group.add_argument("--streams", type=whole(1, 4096), help="concurrent sequences (1)")
+    group.add_argument("--split", choices=get_args(Split), help="several GPUs (layer)")
+    group.add_argument(
+        "--offload-gb", type=number(0, 100_000), help="weights kept in host RAM, GiB (0)"
+    )
+
+
+def serving_from(args: argparse.Namespace, context: int | None = None) -> Serving:
+    """The serving settings the options name (defaults for the others)."""
+    fields = {
+        "engine": args.engine,
+        "weights": args.weights,
+        "kv_cache": args.kv_cache,
+        "prompt_len": args.prompt_len,
+        "gen_len": args.gen_len,
+        "streams": args.streams,
+        "split": args.split,
+        "offload_gib": args.offload_gb,
+    }
+    serving = Serving(**{k: v for k, v in fields.items() if v is not None})
+    if context is not None:  # the whole context: the prompt is what the output leaves
+        gen = min(serving.gen_len, max(context - 1, 1))
+        serving = serving.model_copy(update={"prompt_len": max(context - gen, 1), "gen_len": gen})
+    return serving

@@ -6,7 +6,9 @@ import argparse
 import json
 from typing import Any, get_args
 
+from core.calc.inference import is_serving
 from core.calc.memory import estimate_vram
+from core.cli.common import add_serving_arguments, serving_from
 from core.cli.types import whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
@@ -33,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lora-rank", type=whole(1, 4096))
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
+    parser.add_argument(
+        "--context",
+        type=whole(2, 100_000_000),
+        help="serving: tokens in the cache (prompt + output)",
+    )
+    add_serving_arguments(parser)
     parser.add_argument("--json", action="store_true")
 
 
@@ -78,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     if args.gpus < 1:
         raise InvalidWorkload("--gpus must be at least 1")
     capacity = _gpu_vram_gib(args.gpu)
+    if is_serving(workload):
+        return _serving(args, workload, capacity)
     result = estimate_vram(workload, capacity, args.gpus)
     if args.json:
         print(
@@ -88,3 +98,45 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render(result, workload.name, args.gpu))
     return 0 if result.fits else 1
+
+
+def _serving(args: argparse.Namespace, workload: Any, capacity: float) -> int:
+    """LLM serving memory on the fullest GPU, host RAM, and fixes (cheapest first)."""
+    from core.calc.inference import inference_memory
+    from core.calc.inference.memory import memory_fixes
+    from core.text.fixes import fix_text
+
+    serving = serving_from(args, args.context)
+    workload = workload.model_copy(update={"serving": serving})
+    memory = inference_memory(workload, serving, capacity, args.gpus, with_fixes=False)
+    fixes = (
+        ()
+        if memory.fits
+        else memory_fixes(
+            workload, serving, capacity, args.gpus, gpu_options=tuple(range(args.gpus, 9))
+        )
+    )
+    if args.json:
+        data = {
+            "workload": workload.name,
+            "gpu": args.gpu,
+            "gpus": args.gpus,
+            "serving": serving.model_dump(),
+            **memory.model_dump(exclude={"fixes"}),
+            "fixes": [fix.model_dump() | {"text": fix_text(fix)} for fix in fixes],
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        verdict = "fits" if memory.fits else "does not fit"
+        print(
+            f"{workload.name}, {serving.weights}, {serving.streams} stream(s) at "
+            f"{serving.context:,} tokens on {args.gpus} x {args.gpu}: {verdict}"
+        )
+        print(
+            f"  fullest GPU {memory.total_gib:.1f} GiB (weights {memory.weights_gib:.1f}, "
+            f"KV cache {memory.kv_cache_gib:.1f}, engine {memory.engine_gib:.1f}) of "
+            f"{memory.usable_gib:.1f} GiB usable; host RAM {memory.host_ram_gib:.1f} GiB"
+        )
+        for fix in fixes:
+            print(f"  fix: {fix_text(fix)}")
+    return 0 if memory.fits else 1

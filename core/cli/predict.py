@@ -6,10 +6,12 @@ import argparse
 import json
 from typing import Any, get_args
 
+from core.calc.inference import is_serving
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
+from core.cli.common import add_serving_arguments, serving_from
 from core.cli.types import number, whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
@@ -45,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--storage-mb-s", type=number(0, 1e6, low_open=True), help="storage read rate in MB/s"
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
+    add_serving_arguments(parser)
     parser.add_argument("--json", action="store_true")
 
 
@@ -64,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         "tp_degree": args.tp,
     }
     workload = make_workload(find_preset(args.workload), **settings)
+    if is_serving(workload):
+        return _serve(args, gpu, workload)
     check_gpu_count(workload, args.count)
     host = None
     if args.pcie_gen or args.lanes or args.cpu_cores or args.storage_mb_s:
@@ -90,4 +95,44 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}")
         print("\n".join(result_lines(result)))
+    return 0
+
+
+def _serve(args: argparse.Namespace, gpu: Any, workload: Any) -> int:
+    """LLM serving: prefill, time to first token, generation per stream and in aggregate."""
+    from core.calc.inference import inference_memory, inference_speed
+    from core.calc.inference.speed import default_link
+    from core.text.inference import speed_lines
+
+    serving = serving_from(args)
+    workload = workload.model_copy(update={"serving": serving})
+    memory = inference_memory(workload, serving, gpu.vram_gib, args.count, with_fixes=False)
+    speed = inference_speed(
+        workload,
+        serving,
+        gpu,
+        args.count,
+        link=default_link(gpu),
+        max_streams=memory.max_streams,
+        curves=False,
+    )
+    if args.json:
+        data = {
+            "workload": workload.name,
+            "gpu": gpu.id,
+            "count": args.count,
+            "serving": serving.model_dump(),
+            "prefill_tokens_s": speed.prefill_tokens_s,
+            "ttft_s": speed.ttft_s,
+            "decode_tokens_s_per_stream": speed.decode_tokens_s_per_stream,
+            "aggregate_decode_tokens_s": speed.aggregate_decode_tokens_s,
+            "max_streams": speed.max_streams,
+            "bottleneck": speed.bottleneck,
+            "step_ms": speed.step_ms,
+            "fits": memory.fits,
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{workload.name} on {args.count}x {gpu.name}, {serving.engine}, {serving.weights}")
+        print("\n".join(speed_lines(speed, memory)))
     return 0

@@ -19,7 +19,10 @@ HELP = "Check predicted throughput against published measurements (default: bund
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "csv", nargs="?", type=Path, help="CSV with the columns of throughput_calibration.csv"
+        "csv",
+        nargs="?",
+        type=Path,
+        help="CSV with the columns of throughput_calibration.csv or llm_inference_calibration.csv",
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 rows stay on CUDA cores")
     parser.add_argument("--json", action="store_true", help="one JSON object with per-row details")
@@ -39,9 +42,41 @@ def _clean(value: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     from core.catalog import load_catalog
 
+    if args.csv is not None:
+        from core.files.safe_read import read_limited
+        from core.validation.inference import MAX_BYTES, is_inference_file
+
+        text = read_limited(args.csv, MAX_BYTES).decode("utf-8", "replace")
+        if is_inference_file(text):
+            return _inference(args, text, load_catalog())
     report = build_report(load_rows(args.csv), load_catalog(), FITTED, allow_tf32=not args.no_tf32)
     if args.json:
         print(json.dumps(_clean(report)))
     else:
         print("\n".join(report_lines(report)))
+    return 0
+
+
+def _inference(args: argparse.Namespace, text: str, catalog: Any) -> int:
+    """LLM serving rows (the header of llm_inference_calibration.csv)."""
+    from core.validation.inference import read_inference_rows, report
+
+    result = report(read_inference_rows(text), catalog)
+    if args.json:
+        print(json.dumps(_clean(result)))
+        return 0
+    print(f"{result['resolved']} of {result['rows']} rows resolved")
+    for reason, count in result["unresolved"].items():
+        print(f"  not resolved ({count}): {reason}")
+    for metric, summary in result["by_metric"].items():
+        if not summary["rows"]:
+            continue
+        rho = summary["spearman_min"]
+        median = summary["median_abs_pct_error"]
+        print(
+            f"{metric}: {summary['rows']} rows, median error {median:.1f} %,"
+            f" 90th percentile {summary['p90_abs_pct_error']:.1f} %, smallest Spearman "
+            + ("n/a" if rho is None else f"{rho:.2f}")
+            + f" over {summary['groups']} group(s)"
+        )
     return 0

@@ -10,6 +10,7 @@ from core.models.build import Build
 from core.models.checks import Check, Severity
 from core.models.common import Frozen
 from core.models.cost import CostReport
+from core.models.inference import InferenceResult
 from core.models.memory import VramResult
 from core.models.pcie import PcieAssignment
 from core.models.power import PowerBudget
@@ -27,6 +28,9 @@ class Analysis(Frozen):
     """The worst severity among ``checks``."""
     vram: VramResult | None = None
     throughput: ThroughputResult | None = None
+    inference: InferenceResult | None = None
+    """LLM serving (decoder inference): memory, prefill, time to first token, generation
+    speed and cost per million tokens. ``vram`` and ``throughput`` are ``None`` then."""
     power: PowerBudget
     pcie: PcieAssignment
     cost: CostReport

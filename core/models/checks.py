@@ -28,6 +28,7 @@ BuildField = Literal[
     "psu",
     "psu_count",
     "case",
+    "riser",
 ]
 """Build fields a fix may change; part fields take a catalog id."""
 WorkloadField = Literal[
@@ -41,8 +42,14 @@ WorkloadField = Literal[
     "tp_degree",
     "cpu_offload",
     "lora_rank",
+    "serving.weights",
+    "serving.kv_cache",
+    "serving.streams",
+    "serving.split",
+    "serving.offload_gib",
 ]
-"""Workload fields a fix may change (``lora_rank`` sets LoRA adapters of that rank)."""
+"""Workload fields a fix may change (``lora_rank`` sets LoRA adapters of that rank;
+``serving.*`` the LLM serving settings)."""
 FixValue = str | int | float | bool | None
 
 

@@ -64,6 +64,9 @@ class AnalysisSettings(Frozen):
     eia.gov/electricity/monthly/update/end-use.php); set your own tariff in Settings."""
     utilization: Annotated[float, Field(ge=0, le=1)] = 0.5
     """Share of the year the machine runs its workload at full draw."""
+    api_usd_per_million_tokens: Annotated[float, Field(gt=0, le=10_000)] | None = None
+    """An API's price per million generated tokens, for the break-even of serving an LLM
+    on the build (``None``: not compared)."""
 
     @property
     def circuit_spec(self) -> Circuit:

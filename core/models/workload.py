@@ -36,6 +36,29 @@ LoraTarget = Literal["q", "k", "v", "o", "gate", "up", "down"]
 
 TRAINING_TASKS: frozenset[str] = frozenset({"training", "lora", "qlora"})
 
+Engine = Literal["llama.cpp", "vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"]
+WeightsFormat = Literal[
+    "f16",
+    "bf16",
+    "fp8",
+    "int8",
+    "q8_0",
+    "q6_k",
+    "q5_k_m",
+    "q4_k_m",
+    "q4_0",
+    "iq4_xs",
+    "gptq-int4",
+    "awq-int4",
+    "q4f16_1",
+    "nf4",
+    "nf4-dq",
+    "mxfp4",
+    "nvfp4",
+]
+KvFormat = Literal["f16", "fp8", "q8_0", "q4_0"]
+Split = Literal["layer", "tensor"]
+
 
 class OpMix(Frozen):
     """Forward FLOPs of one sample split by operation class (2 FLOPs per multiply-add).
@@ -217,6 +240,33 @@ class LoraSettings(Frozen):
     """Bits per base weight: 16 for LoRA, 4 (NF4 + double quantization) or 8 for QLoRA."""
 
 
+class Serving(Frozen):
+    """How a decoder LLM is served: engine, formats, lengths, concurrent streams, GPU split.
+
+    Used when the task is inference and the model is a decoder (``core.calc.inference``).
+    """
+
+    engine: Engine = "llama.cpp"
+    weights: WeightsFormat = "f16"
+    kv_cache: KvFormat = "f16"
+    prompt_len: Tokens = 512
+    """Tokens of the prompt (prefill) before generation starts."""
+    gen_len: Annotated[int, Field(ge=1, le=10_000_000)] = 128
+    """Tokens each stream generates."""
+    streams: Annotated[int, Field(ge=1, le=4096)] = 1
+    """Concurrent sequences decoded together (users served at once)."""
+    split: Split = "layer"
+    """Several GPUs: ``layer`` puts consecutive layers on each card (capacity), ``tensor``
+    splits every layer across the cards (speed). Never one copy per GPU."""
+    offload_gib: Annotated[float, Field(ge=0, le=100_000)] = 0.0
+    """Weights kept in host RAM (layers or MoE experts), computed by the CPU."""
+
+    @property
+    def context(self) -> int:
+        """Tokens in the cache at the end of generation."""
+        return self.prompt_len + self.gen_len
+
+
 class TrainingTarget(Frozen):
     epochs: Annotated[float, Field(gt=0, le=1e6)] | None = None
     tokens: Annotated[float, Field(gt=0, le=1e18)] | None = None
@@ -250,6 +300,8 @@ class Workload(Frozen):
     dataset_samples: Annotated[int, Field(ge=1, le=10**15)] | None = None
     bytes_per_sample: Annotated[float, Field(ge=0, le=1e13)] | None = None
     target: TrainingTarget | None = None
+    serving: Serving | None = None
+    """LLM serving settings (decoder inference); ``None`` uses the defaults."""
 
     @model_validator(mode="after")
     def _possible(self) -> Workload:

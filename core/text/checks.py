@@ -20,6 +20,14 @@ REASONS: dict[str, str] = {
     "vram_fits": (
         "Needs {total_gib} GiB of {capacity_gib} GiB per GPU; batch up to {max_batch} fits"
     ),
+    "llm_fits": (
+        "Needs {total_gib} GiB on the fullest of {gpus} GPU(s) of the {usable_gib} GiB the "
+        "engine may use; room for {max_streams} stream(s) at this context"
+    ),
+    "llm_exceeds": (
+        "Needs {total_gib} GiB on the fullest of {gpus} GPU(s) but the engine may use "
+        "{usable_gib} GiB of {capacity_gib} GiB"
+    ),
     "vram_exceeds": (
         "Needs {total_gib} GiB per GPU but the GPU has {capacity_gib} GiB "
         "(largest batch that fits: {max_batch})"

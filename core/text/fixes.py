@@ -27,6 +27,12 @@ FIX_TEXT: dict[str, str] = {
         "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
     ),
     "use_board": "use the {name} board ({socket})",
+    "serve_smaller": "{changes} → {total_gib} GiB per GPU, fits ({max_streams} streams)",
+    "serve_offload": (
+        "{weights} weights with {offload_gib} GiB offloaded to host RAM → {total_gib} GiB "
+        "per GPU, fits (needs {host_ram_gib} GiB of host RAM; generation slows)"
+    ),
+    "serve_fewer_streams": "serve {streams} streams at {context} tokens",
     "use_riser": "add {gpus} × {name} (PCIe Gen{riser_gen}), one per GPU",
     "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
     "use_memory": "use {name} ({capacity_gib} GB in {modules} modules)",
@@ -58,7 +64,7 @@ def fix_text(fix: Fix) -> str:
     values |= {str(k): v for k, v in fix.workload.items()}
     values |= fix.numbers
     text = render_template(FIX_TEXT.get(fix.code, fix.code.replace("_", " ")), values)
-    if "total_gib" in fix.numbers:
+    if "total_gib" in fix.numbers and not fix.code.startswith("serve_"):
         fits = "fits" if fix.numbers.get("fits") == 1 else "still does not fit"
         text += f" → {render_template('{total_gib}', fix.numbers)} GiB, {fits}"
     return text

@@ -187,7 +187,7 @@ def bottleneck_figure(a: Analysis) -> Figure:
 
 
 def summary_figures(a: Analysis, money: Money) -> list[Figure]:
-    return [
+    figures = [
         vram_figure(a),
         throughput_figure(a),
         time_figure(a),
@@ -196,3 +196,18 @@ def summary_figures(a: Analysis, money: Money) -> list[Figure]:
         power_figure(a, money),
         bottleneck_figure(a),
     ]
+    if a.inference is None:
+        return figures
+    from core.text.inference import serving_figures
+
+    serving = serving_figures(a, money)
+    result = []
+    for figure in figures:
+        if figure.key in serving:
+            title, value, detail, why = serving[figure.key]
+            severity = figure.severity
+            if figure.key == "vram":
+                severity = "pass" if a.inference.memory.fits else "fail"
+            figure = Figure(figure.key, title, value, detail, why, severity)
+        result.append(figure)
+    return result

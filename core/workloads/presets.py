@@ -13,8 +13,13 @@ from pydantic import ValidationError
 
 from core.errors import InvalidWorkload, LookupFailed, validation_message
 from core.models.workload import Workload, WorkloadPreset
+from core.workloads.hf_config import MULTIMODAL, architecture_from_hf_config
 
 PRESET_FILE = "presets.json"
+HF_CONFIG_DIR = "hf-configs"
+"""Sourced Hugging Face config.json files, each wrapped with its id, names and the
+maker's published parameter counts; one preset each, listed after presets.json's."""
+HF_FLOPS_SOURCE = "computed from config.json (Kaplan et al. 2020 Eq. 2.2)"
 
 
 def _key(name: str) -> str:
@@ -24,7 +29,13 @@ def _key(name: str) -> str:
 
 @cache
 def load_presets() -> tuple[WorkloadPreset, ...]:
-    """All presets in ``resources/workloads/presets.json``, validated once."""
+    """Every preset, validated once: ``presets.json``'s, then one per ``hf-configs`` file."""
+    return _shipped_presets() + hf_config_presets()
+
+
+@cache
+def _shipped_presets() -> tuple[WorkloadPreset, ...]:
+    """The presets in ``resources/workloads/presets.json``."""
     text = resources.files("resources.workloads").joinpath(PRESET_FILE).read_text("utf-8")
     raw = json.loads(text)
     presets = []
@@ -38,9 +49,80 @@ def load_presets() -> tuple[WorkloadPreset, ...]:
 
 
 @cache
+def hf_config_presets() -> tuple[WorkloadPreset, ...]:
+    """One preset per ``resources/workloads/hf-configs/*.json``, in file-name order.
+
+    The architecture is parsed from the file's ``config`` (``architecture_from_hf_config``)
+    the first time something asks for these presets, not at import.
+    """
+    folder = resources.files("resources.workloads").joinpath(HF_CONFIG_DIR)
+    if not folder.is_dir():
+        return ()
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
+    return tuple(_hf_preset(f.name, f.read_text("utf-8")) for f in files)
+
+
+def _hf_preset(file_name: str, text: str) -> WorkloadPreset:
+    where = f"{HF_CONFIG_DIR}/{file_name}"
+    raw = json.loads(text)
+    config = raw.get("config") if isinstance(raw, dict) else None
+    published = raw.get("published_params") if isinstance(raw, dict) else None
+    if not isinstance(config, dict) or not isinstance(published, dict):
+        raise InvalidWorkload(f"{where}: needs a 'config' and a 'published_params' object")
+    try:
+        arch = architecture_from_hf_config(config)
+    except InvalidWorkload as error:
+        raise InvalidWorkload(f"{where}: {error}") from None
+    computed = "computed from config.json by the transformers module definitions"
+    published_source, config_source = published.get("source"), raw.get("config_source")
+    sources = {
+        "params_total": f"{computed}; published total {published.get('total')}: "
+        f"{published_source}; config.json: {config_source}",
+        "forward_flops_per_sample": HF_FLOPS_SOURCE,
+        "layers": f"config.json: {config_source}",
+        "default_seq_len": "config.json max_position_embeddings",
+        "input_bytes_per_sample": "int64 token ids (torch.long, 8 bytes each) x sequence length",
+        "op_mix": "NOT COUNTED: architecture read from a Hugging Face config.json; "
+        "no flop-counter run for this model",
+    }
+    if arch.params_active is not None:
+        sources["params_active"] = (
+            f"{computed}; published active {published.get('active')}: {published_source}"
+        )
+    notes = str(raw.get("notes") or "").strip()
+    if config.get("model_type") in MULTIMODAL:
+        notes = (
+            "Counted: the text decoder (text_config) only; the vision tower and projector "
+            "are not in the parameters. " + notes
+        ).strip()
+    entry = {
+        "id": raw.get("id"),
+        "name": raw.get("name"),
+        "aliases": raw.get("aliases") or (),
+        "architecture": arch,
+        "sources": sources,
+        "notes": notes,
+        "default_task": "inference",
+    }
+    try:
+        return WorkloadPreset.model_validate(entry)
+    except ValidationError as error:
+        raise InvalidWorkload(f"{where}: {validation_message(error)}") from None
+
+
+@cache
+def _shipped_index() -> dict[str, WorkloadPreset]:
+    return _name_index(_shipped_presets())
+
+
+@cache
 def _index() -> dict[str, WorkloadPreset]:
+    return _name_index(load_presets())
+
+
+def _name_index(presets: tuple[WorkloadPreset, ...]) -> dict[str, WorkloadPreset]:
     index: dict[str, WorkloadPreset] = {}
-    for preset in load_presets():
+    for preset in presets:
         for name in (preset.id, preset.name, *preset.aliases):
             index.setdefault(_key(name), preset)
     return index
@@ -49,9 +131,11 @@ def _index() -> dict[str, WorkloadPreset]:
 def find_preset(name: str) -> WorkloadPreset:
     """The preset whose id, name or alias matches ``name`` (case and punctuation ignored).
 
-    Raises ``LookupFailed`` with close matches (difflib) when nothing matches.
+    presets.json is searched first, so a name found there never parses the hf-configs
+    files. Raises ``LookupFailed`` with close matches (difflib) when nothing matches.
     """
-    preset = _index().get(_key(name))
+    key = _key(name)
+    preset = _shipped_index().get(key) or _index().get(key)
     if preset is not None:
         return preset
     names = [n for p in load_presets() for n in (p.name, *p.aliases)]

@@ -1,0 +1,156 @@
+"""Global constants of the serving model, one set per engine where the physics differs.
+
+Fitted by ``tools/fit/fit_inference.py`` on the published measurements it lists
+(``../shared/data/benchmarks/llm_inference_calibration.csv`` and
+``resources/benchmarks/llm_inference_published.csv``), never per GPU or per row, with the
+held-out sources of docs/inference-model.md excluded. ``docs/inference-model.md`` records
+the fit and the leave-one-GPU-out and leave-one-source-out errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class EngineConstants:
+    bandwidth_efficiency: float
+    """Share of the DRAM peak a decode step's weight and KV reads reach."""
+    per_sm_gb_s: float
+    """Bytes in flight per streaming multiprocessor over the memory latency (Little's law),
+    GB/s: a card with few SMs for its bandwidth cannot keep its DRAM busy."""
+    layer_overhead_s: float
+    """Fixed time per layer and decode step: kernel launches and synchronisation."""
+    token_overhead_s: float
+    """Fixed time per decode step outside the layers: sampling, host round trip."""
+    prefill_efficiency: float
+    """Share of the tensor-core peak the prompt's 16-bit matrix products reach."""
+    prefill_quant_efficiency: float
+    """The same for block-quantised weights (dequantising kernels, int8 products)."""
+    hop_s: float
+    """Layer split: cost of passing one token's activations to the next GPU."""
+    reserve_fraction: float | None
+    """Share of the GPU the engine claims at start (vLLM gpu_memory_utilization);
+    ``None``: it allocates what it needs."""
+    context_gib: float
+    """CUDA context and runtime per GPU."""
+    graphs_gib: float = 0.0
+    """CUDA graphs captured at start."""
+    ubatch: int = 512
+    """Tokens per prefill micro-batch (llama.cpp n_ubatch)."""
+    pipeline_depth: int = 4
+    """Micro-batches a layer split pipelines together (llama.cpp n_batch / n_ubatch =
+    2048 / 512: llama.cpp README and ``common/common.h`` defaults)."""
+    host_bandwidth_efficiency: float = 0.6
+    """Share of the host DRAM peak the CPU reaches on offloaded layers."""
+    dequant_ops_per_weight: float = 0.0
+    """Integer/FP32 operations a decode kernel spends unpacking one block-quantised
+    weight, at the GPU's FP32 lane rate (not overlapped with the loads in small-batch
+    kernels)."""
+    attention_matrix_passes: float = 0.0
+    """Without fused (flash) attention the prompt's P × P score matrix of every head is
+    written and read this many times in fp32; 0 for engines that fuse it."""
+
+
+@dataclass(frozen=True)
+class InferenceConstants:
+    engines: dict[str, EngineConstants] = field(default_factory=dict)
+    allreduce_latency_s: dict[str, float] = field(default_factory=dict)
+    """Latency of one small all-reduce by link kind (nvlink, pcie, host)."""
+    clock_exponent: float = 0.684
+    """Prompt processing keeps the tensor cores busy, so the GPU runs near the clock it
+    sustains at its board power: the rate is the boost-clock peak × (base / boost clock)
+    to this power (the base clock is the maker's guaranteed clock under full load)."""
+    decode_power_fraction: float = 0.62
+    """GPU draw while generating, as a share of board power."""
+    prefill_power_fraction: float = 0.95
+
+
+_LLAMA_CPP = EngineConstants(
+    bandwidth_efficiency=0.966,
+    per_sm_gb_s=10.46,
+    layer_overhead_s=103.9e-6,
+    token_overhead_s=2.2e-6,
+    prefill_efficiency=0.694,
+    prefill_quant_efficiency=0.414,
+    hop_s=0.207e-3,
+    reserve_fraction=None,
+    context_gib=0.35,
+    ubatch=512,
+    attention_matrix_passes=5.44,
+    dequant_ops_per_weight=0.92,
+)
+"""Fitted on the llama.cpp rows (XiongjieDai, llm-tracker.info, llama.cpp pull requests)."""
+
+FITTED = InferenceConstants(
+    engines={
+        "llama.cpp": _LLAMA_CPP,
+        # vLLM: fitted on its few published rows (Intel Arc Pro B60: no SM count, so the
+        # per-SM bound does not apply there); treat with care on NVIDIA.
+        "vllm": EngineConstants(
+            bandwidth_efficiency=0.3,
+            per_sm_gb_s=14.0,
+            layer_overhead_s=10e-6,
+            token_overhead_s=9.63e-3,
+            prefill_efficiency=0.751,
+            prefill_quant_efficiency=1.0,
+            hop_s=0.3e-3,
+            reserve_fraction=0.9,
+            context_gib=0.5,
+            graphs_gib=0.7,
+            ubatch=8192,
+        ),
+        "tensorrt-llm": EngineConstants(
+            bandwidth_efficiency=0.78,
+            per_sm_gb_s=15.0,
+            layer_overhead_s=5e-6,
+            token_overhead_s=8.99e-3,
+            prefill_efficiency=0.928,
+            prefill_quant_efficiency=1.0,
+            hop_s=0.2e-3,
+            reserve_fraction=0.9,
+            context_gib=0.5,
+            graphs_gib=0.5,
+            ubatch=8192,
+        ),
+        # SGLang and ExLlamaV2: starting values, no resolved published rows to fit them on.
+        "sglang": EngineConstants(
+            bandwidth_efficiency=0.85,
+            per_sm_gb_s=14.0,
+            layer_overhead_s=10e-6,
+            token_overhead_s=1.0e-3,
+            prefill_efficiency=0.6,
+            prefill_quant_efficiency=0.45,
+            hop_s=0.3e-3,
+            reserve_fraction=0.88,
+            context_gib=0.5,
+            graphs_gib=0.7,
+            ubatch=8192,
+        ),
+        "transformers": EngineConstants(
+            bandwidth_efficiency=0.3,
+            per_sm_gb_s=9.0,
+            layer_overhead_s=200e-6,
+            token_overhead_s=24.2e-3,
+            prefill_efficiency=1.0,
+            prefill_quant_efficiency=1.0,
+            hop_s=0.5e-3,
+            reserve_fraction=None,
+            context_gib=0.5,
+            ubatch=100_000,
+        ),
+        "exllamav2": EngineConstants(
+            bandwidth_efficiency=0.85,
+            per_sm_gb_s=12.0,
+            layer_overhead_s=15e-6,
+            token_overhead_s=1.0e-3,
+            prefill_efficiency=0.5,
+            prefill_quant_efficiency=0.45,
+            hop_s=0.2e-3,
+            reserve_fraction=None,
+            context_gib=0.4,
+            ubatch=2048,
+        ),
+    },
+    allreduce_latency_s={"nvlink": 8e-6, "pcie": 25e-6, "host": 60e-6},
+)

@@ -1,0 +1,219 @@
+"""GPU and host memory of serving a decoder LLM, and the fixes that make it fit.
+
+Per GPU (the fullest one): its share of the weights (layer split: its layers; tensor
+split: its slice of every layer; the two divide the same total over identical cards),
+its share of the KV cache of every stream at the full context, and the engine's own
+memory (CUDA context, compute buffers, CUDA graphs: ``constants``). Engines that claim a
+share of the GPU at start (vLLM's ``gpu_memory_utilization``, 0.9 by default; SGLang's
+``mem_fraction_static``) must fit in that share. Weights offloaded to host RAM leave the
+GPUs; host RAM holds them plus the process's own working set. Several GPUs always split
+the model: never one copy per card.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.calc.inference.constants import FITTED, EngineConstants, InferenceConstants
+from core.calc.inference.formats import ENGINE_FORMATS, FORMATS, LOWER_PRECISION
+from core.calc.inference.model import GIB, LlmShape
+from core.models.checks import BuildField, Fix, FixValue, WorkloadField
+from core.models.inference import InferenceMemory
+from core.models.workload import Serving, Workload
+
+HOST_WORKING_GIB = 2.0
+"""Host RAM of the serving process besides offloaded weights (runtime, tokenizer, pinned
+staging buffers): llama.cpp memory-maps the weights, so they are not copied to the host."""
+
+
+def engine_gib(shape: LlmShape, serving: Serving, c: EngineConstants) -> float:
+    """Engine memory per GPU: context + graphs + the prefill micro-batch's buffers (its
+    logits in fp32, and hidden-sized activations)."""
+    tokens = min(c.ubatch, serving.prompt_len)
+    buffers = tokens * (4.0 * shape.vocab + 16.0 * shape.hidden) / GIB
+    return c.context_gib + c.graphs_gib + buffers
+
+
+def inference_memory(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants = FITTED,
+    *,
+    with_fixes: bool = True,
+) -> InferenceMemory:
+    shape = LlmShape.of(workload.architecture)
+    c = constants.engines[serving.engine]
+    weights = shape.weight_bytes(serving.weights) / GIB
+    offloaded = min(serving.offload_gib, weights)
+    per_gpu_weights = (weights - offloaded) / gpu_count
+    kv_stream = shape.kv_bytes(serving.context, serving.kv_cache) / GIB / gpu_count
+    kv = kv_stream * serving.streams
+    engine = engine_gib(shape, serving, c)
+    total = per_gpu_weights + kv + engine
+    usable = capacity_gib * (c.reserve_fraction or 1.0)
+    fits = total <= usable
+    room = usable - per_gpu_weights - engine
+    max_streams = max(0, math.floor(room / kv_stream)) if kv_stream > 0 else 0
+    result = InferenceMemory(
+        weights_gib=per_gpu_weights,
+        kv_cache_gib=kv,
+        engine_gib=engine,
+        total_gib=total,
+        capacity_gib=capacity_gib,
+        usable_gib=usable,
+        fits=fits,
+        gpu_count=gpu_count,
+        host_ram_gib=offloaded + HOST_WORKING_GIB,
+        offloaded_gib=offloaded,
+        kv_per_stream_gib=kv_stream,
+        max_streams=min(max_streams, 100_000),
+    )
+    if fits or not with_fixes:
+        return result
+    return result.model_copy(
+        update={"fixes": memory_fixes(workload, serving, capacity_gib, gpu_count, constants)}
+    )
+
+
+def memory_fixes(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants = FITTED,
+    *,
+    gpu_options: tuple[int, ...] = (),
+) -> tuple[Fix, ...]:
+    """Changes that fit, each possibly combining a smaller format, a split over more GPUs,
+    an FP8 KV cache, fewer streams and offload, least disruptive first.
+
+    Cost order: keep the weights' format if any change fits without it; then the
+    highest-precision format that fits; more GPUs only where the build has them
+    (``gpu_options``); offload last (it is slow).
+    """
+    formats = [serving.weights] + [
+        f
+        for f in LOWER_PRECISION
+        if FORMATS[f].bits < FORMATS[serving.weights].bits
+        and f in ENGINE_FORMATS[serving.engine] | {"q8_0", "q4_k_m"}
+    ]
+    counts = sorted({gpu_count, *gpu_options})
+    fixes: list[tuple[tuple[float, ...], Fix]] = []
+    for rank, fmt in enumerate(formats):
+        for count in counts:
+            for kv in dict.fromkeys(
+                (serving.kv_cache, "fp8" if serving.engine != "llama.cpp" else "q8_0")
+            ):
+                candidate = serving.model_copy(update={"weights": fmt, "kv_cache": kv})
+                memory = inference_memory(
+                    workload, candidate, capacity_gib, count, constants, with_fixes=False
+                )
+                if memory.fits:  # a smaller KV cache only when the weights alone do not fit
+                    # Another GPU costs more than a step down in format (it is a purchase).
+                    cost = (rank + 2.5 * (count - gpu_count) + 0.5 * (kv != serving.kv_cache),)
+                    fixes.append((cost, _fix(serving, candidate, count, gpu_count, memory)))
+                    break
+    if not fixes:
+        fixes += _offload_fix(workload, serving, capacity_gib, gpu_count, constants)
+        if serving.streams > 1:
+            fewer = _fewer_streams(workload, serving, capacity_gib, gpu_count, constants)
+            if fewer is not None:
+                fixes.append(((9.0,), fewer))
+    fixes.sort(key=lambda item: item[0])
+    seen: set[tuple[object, ...]] = set()
+    result: list[Fix] = []
+    for _cost, fix in fixes:
+        key = tuple(sorted(fix.workload.items())) + tuple(sorted(fix.build.items()))
+        if key not in seen:
+            seen.add(key)
+            result.append(fix)
+    return tuple(result[:4])
+
+
+def _fix(
+    serving: Serving, candidate: Serving, count: int, current: int, memory: InferenceMemory
+) -> Fix:
+    changes: dict[WorkloadField, FixValue] = {}
+    parts: list[str] = []
+    if candidate.weights != serving.weights:
+        changes["serving.weights"] = candidate.weights
+        parts.append(f"{candidate.weights} weights")
+    if candidate.kv_cache != serving.kv_cache:
+        changes["serving.kv_cache"] = candidate.kv_cache
+        parts.append(f"{candidate.kv_cache} KV cache")
+    build: dict[BuildField, FixValue] = {}
+    if count != current:
+        build["gpu_count"] = count
+    if count > 1:
+        parts.append(f"{candidate.split} split over {count} GPUs")
+    return Fix(
+        code="serve_smaller",
+        workload=changes,
+        build=build,
+        numbers={
+            "changes": " + ".join(parts) or "as it is",
+            "total_gib": round(memory.total_gib, 1),
+            "usable_gib": round(memory.usable_gib, 1),
+            "max_streams": memory.max_streams,
+        },
+    )
+
+
+def _offload_fix(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants,
+) -> list[tuple[tuple[float, ...], Fix]]:
+    lowest = LOWER_PRECISION[-2]  # q4_k_m
+    candidate = serving.model_copy(update={"weights": lowest, "offload_gib": 0.0})
+    memory = inference_memory(
+        workload, candidate, capacity_gib, gpu_count, constants, with_fixes=False
+    )
+    excess = memory.total_gib - memory.usable_gib
+    if excess <= 0:
+        return []
+    offload = math.ceil((excess + 0.5) * gpu_count)
+    candidate = candidate.model_copy(update={"offload_gib": float(offload)})
+    memory = inference_memory(
+        workload, candidate, capacity_gib, gpu_count, constants, with_fixes=False
+    )
+    if not memory.fits or memory.offloaded_gib <= 0:
+        return []
+    return [
+        (
+            (8.0,),
+            Fix(
+                code="serve_offload",
+                workload={"serving.weights": lowest, "serving.offload_gib": float(offload)},
+                numbers={
+                    "weights": lowest,
+                    "offload_gib": offload,
+                    "total_gib": round(memory.total_gib, 1),
+                    "host_ram_gib": round(memory.host_ram_gib, 1),
+                },
+            ),
+        )
+    ]
+
+
+def _fewer_streams(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants,
+) -> Fix | None:
+    one = serving.model_copy(update={"streams": 1})
+    memory = inference_memory(workload, one, capacity_gib, gpu_count, constants, with_fixes=False)
+    if not memory.fits or memory.max_streams < 1:
+        return None
+    streams = min(memory.max_streams, serving.streams - 1)
+    return Fix(
+        code="serve_fewer_streams",
+        workload={"serving.streams": streams},
+        numbers={"streams": streams, "context": serving.context},
+    )

@@ -1,0 +1,150 @@
+"""What a decoder LLM costs to serve, token by token: bytes read, FLOPs, KV cache.
+
+- Weights read per generated token: every active parameter once (MoE: the routed top-k
+  and shared experts), the output head whole, the input embedding one row (HF docs
+  "LLM inference optimization"; Pope et al. 2022, "Efficiently Scaling Transformer
+  Inference", §2: decode is memory-bound on the weights).
+- KV cache per token and layer: 2 × kv_heads × head_dim values (GQA/MQA keep kv_heads);
+  latent attention (DeepSeek-V2, arXiv:2405.04434 §2.1) keeps kv_lora_rank +
+  qk_rope_head_dim; a sliding-window layer holds at most its window.
+- FLOPs of the prompt: 2 × active parameters per token plus causal attention,
+  2 × 2 × d_attn × P² / 2 per full layer (QKᵀ and AV; Kaplan et al. 2020 Eq. 2.2 with
+  the attention term counted for both products), a window bounding sliding layers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.calc.inference.formats import FORMATS, KV_BYTES
+from core.models.workload import Architecture, KvFormat, WeightsFormat
+
+GIB = 2**30
+
+
+@dataclass(frozen=True)
+class LlmShape:
+    """The sizes the serving model needs, from an ``Architecture``."""
+
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+    params_total: float
+    params_active: float
+    embedding_params: float
+    expert_params: float
+    """Routed-expert parameters (all experts): the part MXFP4 checkpoints quantise."""
+    expert_active_params: float
+    full_layers: int
+    sliding_layers: int
+    window: int | None
+    kv_lora_rank: int | None
+    rope_dim: int | None
+
+    @classmethod
+    def of(cls, arch: Architecture) -> LlmShape:
+        layers = arch.layers or 1
+        hidden = arch.hidden_size or 1
+        heads = arch.heads or 1
+        head_dim = arch.resolved_head_dim or hidden // heads
+        experts = arch.num_experts or 0
+        moe_layers = max(layers - (arch.dense_layers or 0), 0) if experts else 0
+        width = arch.moe_ffn_hidden_size or arch.ffn_hidden_size or 4 * hidden
+        per_expert = 3 * hidden * width
+        sliding = arch.sliding_window_layers or 0
+        return cls(
+            layers=layers,
+            hidden=hidden,
+            heads=heads,
+            kv_heads=arch.resolved_kv_heads or heads,
+            head_dim=head_dim,
+            vocab=arch.vocab_size or 32_000,
+            params_total=float(arch.params_total),
+            params_active=float(arch.params_active or arch.params_total),
+            embedding_params=float(arch.embedding_params),
+            expert_params=float(moe_layers * experts * per_expert),
+            expert_active_params=float(moe_layers * (arch.experts_per_token or 0) * per_expert),
+            full_layers=layers - sliding,
+            sliding_layers=sliding,
+            window=arch.sliding_window,
+            kv_lora_rank=arch.kv_lora_rank,
+            rope_dim=arch.qk_rope_head_dim,
+        )
+
+    # -- weights ---------------------------------------------------------------------
+
+    def weight_bytes(self, fmt: WeightsFormat) -> float:
+        """Bytes of every weight in ``fmt`` (all experts, embeddings, head)."""
+        return self._bytes(self.params_total, self.expert_params, self.embedding_params, fmt)
+
+    def read_bytes_per_token(self, fmt: WeightsFormat) -> float:
+        """Weight bytes one decode step reads: active parameters, the head, one embedding row.
+
+        The input embedding is a table lookup; the output head (tied or not) is read whole.
+        """
+        head = float(self.vocab * self.hidden)
+        # embedding_params is one table when tied, input + head when not: either way the
+        # input table leaves and the head stays.
+        body = self.params_active - self.embedding_params + head
+        return self._bytes(body, self.expert_active_params, head, fmt)
+
+    @staticmethod
+    def _bytes(params: float, experts: float, embed: float, fmt: WeightsFormat) -> float:
+        info = FORMATS[fmt]
+        if info.family in ("group-int4", "bnb"):
+            # GPTQ/AWQ/bitsandbytes keep embeddings and the head in 16 bits.
+            return (params - embed) * info.bits / 8.0 + embed * 2.0
+        if fmt == "mxfp4":
+            # MXFP4 checkpoints (gpt-oss) quantise the MoE experts; the rest stays 16-bit.
+            quantised = experts if experts else params
+            return quantised * info.bits / 8.0 + (params - quantised) * 2.0
+        return params * info.bits / 8.0
+
+    # -- KV cache ----------------------------------------------------------------------
+
+    def kv_values_per_token_layer(self) -> float:
+        if self.kv_lora_rank is not None:
+            return float(self.kv_lora_rank + (self.rope_dim or 0))
+        return float(2 * self.kv_heads * self.head_dim)
+
+    def kv_bytes(self, context: float, kv: KvFormat) -> float:
+        """KV cache of one sequence holding ``context`` tokens, all layers."""
+        per = self.kv_values_per_token_layer() * KV_BYTES[kv]
+        held = self.full_layers * context
+        if self.sliding_layers:
+            held += self.sliding_layers * min(context, float(self.window or context))
+        return per * held
+
+    def kv_read_bytes(self, context: float, kv: KvFormat) -> float:
+        """KV bytes one decode step reads at ``context`` (all of the cache it attends to)."""
+        return self.kv_bytes(context, kv)
+
+    # -- FLOPs ---------------------------------------------------------------------------
+
+    def prefill_flops(self, prompt: float) -> float:
+        dense = 2.0 * self.params_active * prompt
+        width = float(self.heads * self.head_dim)
+        attention = 2.0 * width * prompt * prompt * self.full_layers
+        if self.sliding_layers:
+            span = min(prompt, float(self.window or prompt))
+            attention += 4.0 * width * prompt * span * self.sliding_layers / 2.0
+        return dense + attention
+
+    def attention_matrix_elements(self, prompt: float) -> float:
+        """Scores of a causal prompt, all heads and layers (P² / 2 per head and layer)."""
+        full = self.full_layers * prompt * prompt / 2.0
+        if self.sliding_layers:
+            full += self.sliding_layers * prompt * min(prompt, float(self.window or prompt))
+        return full * self.heads
+
+    def decode_flops(self, context: float) -> float:
+        """FLOPs of one generated token at ``context`` (matrix products and attention)."""
+        width = float(self.heads * self.head_dim)
+        attention = 4.0 * width * context * self.full_layers
+        if self.sliding_layers:
+            span = min(context, float(self.window or context))
+            attention += 4.0 * width * span * self.sliding_layers
+        return 2.0 * self.params_active + attention

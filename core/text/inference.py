@@ -1,0 +1,105 @@
+"""Words and card figures for LLM serving (``core.calc.inference``), for GUI, CLI and PDF."""
+
+from __future__ import annotations
+
+from core.models.analysis import Analysis
+from core.models.inference import Bottleneck, InferenceMemory, InferenceSpeed
+from core.text.money import Money
+
+BOTTLENECK_TEXT: dict[Bottleneck, str] = {
+    "weights_bandwidth": "memory bandwidth (reading the weights for every token)",
+    "kv_cache_bandwidth": "memory bandwidth (reading the KV cache of every stream)",
+    "per_token_overhead": "fixed cost per token (kernel launches, synchronisation)",
+    "compute": "GPU compute (many streams decode together)",
+    "gpu_links": "GPU-to-GPU transfers (the split's all-reduces or hops)",
+    "host_memory": "host memory bandwidth (offloaded weights run on the CPU)",
+}
+
+
+def rate(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def seconds(value: float) -> str:
+    return f"{value * 1000:,.0f} ms" if value < 1 else f"{value:,.2f} s"
+
+
+def speed_lines(speed: InferenceSpeed, memory: InferenceMemory) -> list[str]:
+    lines = [
+        f"Prompt processing: {rate(speed.prefill_tokens_s)} tokens/s",
+        f"Time to first token: {seconds(speed.ttft_s)}",
+        f"Generation: {rate(speed.decode_tokens_s_per_stream)} tokens/s per stream, "
+        f"{rate(speed.aggregate_decode_tokens_s)} tokens/s for {speed.streams} stream(s)",
+        f"Streams that fit at this context: {memory.max_streams}",
+        f"Bottleneck: {BOTTLENECK_TEXT[speed.bottleneck]}",
+        f"GPU memory: {memory.total_gib:.1f} GiB on the fullest GPU of the {memory.usable_gib:.1f}"
+        f" GiB the engine may use ({'fits' if memory.fits else 'does not fit'})",
+        f"Host RAM: {memory.host_ram_gib:.1f} GiB"
+        + (
+            f" ({memory.offloaded_gib:.1f} GiB of weights offloaded)"
+            if memory.offloaded_gib
+            else ""
+        ),
+    ]
+    return lines
+
+
+def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str, str]]:
+    """(title, value, detail, why) for the cards that change meaning when serving an LLM."""
+    assert a.inference is not None and a.workload is not None
+    inf, speed, memory = a.inference, a.inference.speed, a.inference.memory
+    serving = a.workload.serving
+    context = serving.context if serving else 0
+    engine = serving.engine if serving else "llama.cpp"
+    step = ", ".join(f"{k} {v:.2f} ms" for k, v in speed.step_ms.items() if v > 0.005)
+    figures = {
+        "vram": (
+            "Fits in VRAM",
+            "Yes" if memory.fits else "No",
+            f"{memory.total_gib:.1f} of {memory.usable_gib:.1f} GiB per GPU",
+            "Per GPU (the fullest): its share of the weights + its share of the KV cache of "
+            f"every stream at {context:,} tokens + the engine's buffers\n"
+            f"= {memory.weights_gib:.1f} + {memory.kv_cache_gib:.1f} + "
+            f"{memory.engine_gib:.1f} = {memory.total_gib:.1f} GiB of {memory.usable_gib:.1f} "
+            f"GiB the engine may use ({engine}). Several GPUs split the model; never one copy "
+            "per GPU. See docs/inference-model.md.",
+        ),
+        "throughput": (
+            "Generation",
+            f"{rate(speed.decode_tokens_s_per_stream)} tokens/s",
+            f"per stream · {memory.max_streams} users at {context:,} tokens",
+            f"Mean speed of one stream over the generated tokens = 1 / decode step; "
+            f"one step: {step}.\n{speed.streams} stream(s) together: "
+            f"{rate(speed.aggregate_decode_tokens_s)} tokens/s. Users served: streams whose "
+            f"KV cache fits beside the weights at the full context ({memory.max_streams}).",
+        ),
+        "time": (
+            "Time to first token",
+            seconds(speed.ttft_s),
+            f"prompt {rate(speed.prefill_tokens_s)} tokens/s",
+            "Prefill of the prompt (compute-bound: its FLOPs at the tensor rate the weights' "
+            "format runs at) plus the first decode step.",
+        ),
+    }
+    cost = inf.cost
+    if cost is not None:
+        per = cost.usd_per_million_tokens
+        detail = f"over {cost.lifetime_years} years"
+        if cost.break_even_months is not None:
+            detail += f" · API break-even {cost.break_even_months:,.0f} months"
+        figures["per_unit"] = (
+            "Cost / 1M tokens",
+            "unknown: a part has no price" if per is None else money(per, 2),
+            detail,
+            "(parts cost over the lifetime + electricity) / tokens generated, at the "
+            "settings' utilization and tariff; the GPUs draw "
+            f"{speed.decode_power_w or 0:,.0f} W while generating (below board power: decode "
+            "waits on memory). Set an API price in Settings for the break-even.",
+        )
+    figures["bottleneck"] = (
+        "Bottleneck",
+        BOTTLENECK_TEXT[speed.bottleneck].split(" (")[0],
+        BOTTLENECK_TEXT[speed.bottleneck],
+        f"The largest part of one decode step: {step}.",
+    )
+    return figures

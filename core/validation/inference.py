@@ -1,0 +1,287 @@
+"""The serving model against published LLM inference measurements.
+
+Reads files with the header of ``llm_inference_calibration.csv`` (its README defines
+the columns and metrics: ``pp`` prompt tokens/s, ``tg`` one stream's generation tokens/s
+after a ``prompt_tokens`` prompt, ``tg_batched`` output tokens/s of ``batch`` streams,
+``ttft_prefill`` prompt tokens ÷ time to first token). Each row is resolved to a catalog
+GPU and a preset; rows that cannot be (an unknown GPU, model or format) are counted, not
+guessed. The report gives per metric the median and 90th-percentile absolute error and
+the smallest Spearman rank correlation across GPUs within each group of the same model,
+format, lengths, engine, GPU count and split that has at least four GPUs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, get_args
+
+from core.calc.inference.constants import FITTED, InferenceConstants
+from core.calc.inference.memory import inference_memory
+from core.calc.inference.speed import default_link, inference_speed
+from core.catalog import Catalog
+from core.errors import FileFormatError, RigForgeError
+from core.files.safe_read import read_limited
+from core.models.parts import GPU
+from core.models.workload import KvFormat, Serving, WeightsFormat, Workload
+from core.validation.report import spearman
+from core.workloads import find_preset, make_workload
+
+HEADER = (
+    "source",
+    "engine",
+    "gpu_model",
+    "gpu_count",
+    "split_mode",
+    "model",
+    "weights_format",
+    "batch",
+    "prompt_tokens",
+    "gen_tokens",
+    "metric",
+    "measured_tokens_s",
+    "measured_basis",
+)
+METRICS = ("pp", "tg", "tg_batched", "ttft_prefill")
+ENGINES = {
+    "llama.cpp": "llama.cpp",
+    "vLLM": "vllm",
+    "vllm": "vllm",
+    "TensorRT-LLM": "tensorrt-llm",
+    "SGLang": "sglang",
+    "HF transformers": "transformers",
+    "transformers": "transformers",
+    "ExLlamaV2": "exllamav2",
+}
+FORMAT_ALIASES = {"bnb-fp4": "nf4", "gptq-int8": "int8", "ud-q8_k_xl": "q8_0"}
+MAX_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class InferenceRow:
+    source: str
+    engine: str
+    gpu_model: str
+    gpu_count: int
+    split: str
+    model: str
+    weights: str
+    batch: int
+    prompt: int
+    gen: int
+    metric: str
+    measured: float
+    basis: str
+
+
+@dataclass(frozen=True)
+class Resolved:
+    row: InferenceRow
+    gpu: GPU
+    workload: Workload
+    serving: Serving
+
+
+def is_inference_file(text: str) -> bool:
+    first = text.splitlines()[0] if text else ""
+    return all(name in first.split(",") for name in ("metric", "weights_format", "gen_tokens"))
+
+
+def read_inference_rows(text: str) -> list[InferenceRow]:
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in HEADER if c not in (reader.fieldnames or ())]
+    if missing:
+        raise FileFormatError(f"the CSV lacks the column(s) {', '.join(missing)}")
+    rows = []
+    for number, raw in enumerate(reader, start=2):
+        try:
+            rows.append(
+                InferenceRow(
+                    source=raw["source"],
+                    engine=raw["engine"],
+                    gpu_model=raw["gpu_model"],
+                    gpu_count=int(raw["gpu_count"]),
+                    split=raw["split_mode"],
+                    model=raw["model"],
+                    weights=raw["weights_format"],
+                    batch=int(raw["batch"] or 1),
+                    prompt=int(raw["prompt_tokens"] or 0),
+                    gen=int(raw["gen_tokens"] or 0),
+                    metric=raw["metric"],
+                    measured=float(raw["measured_tokens_s"]),
+                    basis=raw["measured_basis"],
+                )
+            )
+        except (TypeError, ValueError) as error:
+            raise FileFormatError(f"line {number}: {error}") from None
+    return rows
+
+
+def load_inference_rows(path: Path) -> list[InferenceRow]:
+    return read_inference_rows(read_limited(path, MAX_BYTES).decode("utf-8", "replace"))
+
+
+def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
+    engine = ENGINES.get(row.engine)
+    if engine is None:
+        return f"engine {row.engine!r} is not modelled"
+    if engine == "llama.cpp" and row.gpu_count > 1 and "Dec 2023" in row.source:
+        return (
+            "llama.cpp before January 2024 split every matrix across GPUs by rows "
+            "(the layer split became the default then): not modelled"
+        )
+    if row.metric not in METRICS:
+        return f"metric {row.metric!r} is not modelled"
+    weights = FORMAT_ALIASES.get(row.weights, row.weights)
+    if weights not in get_args(WeightsFormat):
+        return f"weights format {row.weights!r} is not modelled"
+    try:
+        gpu = catalog.gpu(row.gpu_model)
+        preset = find_preset(row.model)
+    except RigForgeError as error:
+        return str(error)
+    if preset.architecture.kind != "decoder":
+        return f"{row.model} is not a decoder"
+    kv: KvFormat = "fp8" if weights == "fp8" and engine == "tensorrt-llm" else "f16"
+    serving = Serving(
+        engine=engine,
+        weights=weights,
+        kv_cache=kv,
+        prompt_len=max(row.prompt, 1),
+        gen_len=max(row.gen, 1),
+        streams=max(row.batch, 1),
+        split="tensor" if row.split == "tensor" else "layer",
+    )
+    workload = make_workload(preset, task="inference").model_copy(update={"serving": serving})
+    return Resolved(row, gpu, workload, serving)
+
+
+def predict(resolved: Resolved, constants: InferenceConstants = FITTED) -> float:
+    row, serving = resolved.row, resolved.serving
+    link = default_link(resolved.gpu)
+    if row.metric == "tg" and row.prompt == 0:
+        # llama-bench tgN starts from an empty context: the mean context is N / 2.
+        serving = serving.model_copy(update={"prompt_len": 1})
+    speed = inference_speed(
+        resolved.workload,
+        serving,
+        resolved.gpu,
+        row.gpu_count,
+        link=link,
+        constants=constants,
+        curves=False,
+    )
+    if row.metric == "pp":
+        value = speed.prefill_tokens_s
+    elif row.metric == "ttft_prefill":
+        value = serving.prompt_len / speed.ttft_s
+    elif row.metric == "tg":
+        value = speed.decode_tokens_s_per_stream
+    else:
+        value = speed.aggregate_decode_tokens_s
+    if row.basis == "per GPU":
+        value /= row.gpu_count
+    return value
+
+
+def fits(resolved: Resolved, constants: InferenceConstants = FITTED) -> bool:
+    memory = inference_memory(
+        resolved.workload,
+        resolved.serving,
+        resolved.gpu.vram_gib,
+        resolved.row.gpu_count,
+        constants,
+        with_fixes=False,
+    )
+    return memory.fits
+
+
+def report(
+    rows: Sequence[InferenceRow],
+    catalog: Catalog,
+    constants: InferenceConstants = FITTED,
+    *,
+    exclude: Iterable[str] = (),
+) -> dict[str, Any]:
+    skip = tuple(exclude)
+    details: list[dict[str, Any]] = []
+    unresolved: dict[str, int] = defaultdict(int)
+    for row in rows:
+        if any(s in row.source for s in skip):
+            continue
+        resolved = resolve(row, catalog)
+        if isinstance(resolved, str):
+            unresolved[resolved] += 1
+            continue
+        predicted = predict(resolved, constants)
+        details.append(
+            {
+                "metric": row.metric,
+                "gpu": resolved.gpu.id,
+                "gpu_count": row.gpu_count,
+                "engine": resolved.serving.engine,
+                "model": row.model,
+                "weights": row.weights,
+                "prompt": row.prompt,
+                "gen": row.gen,
+                "batch": row.batch,
+                "split": row.split,
+                "source": row.source,
+                "measured": row.measured,
+                "predicted": predicted,
+                "error_pct": 100.0 * (predicted / row.measured - 1.0),
+                "fits": fits(resolved, constants),
+            }
+        )
+    by_metric = {m: _metric_summary([d for d in details if d["metric"] == m]) for m in METRICS}
+    return {
+        "rows": len(rows),
+        "resolved": len(details),
+        "unresolved": dict(unresolved),
+        "by_metric": by_metric,
+        "fit_agrees": sum(1 for d in details if d["fits"]),
+        "details": details,
+    }
+
+
+def _metric_summary(items: list[dict[str, Any]]) -> dict[str, Any]:
+    if not items:
+        return {
+            "rows": 0,
+            "median_abs_pct_error": None,
+            "p90_abs_pct_error": None,
+            "spearman_min": None,
+            "groups": 0,
+        }
+    errors = sorted(abs(d["error_pct"]) for d in items)
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for d in items:
+        key = (
+            d["model"],
+            d["weights"],
+            d["prompt"],
+            d["gen"],
+            d["batch"],
+            d["engine"],
+            d["gpu_count"],
+            d["split"],
+        )
+        groups[key].append(d)
+    rhos = [
+        spearman([d["measured"] for d in g], [d["predicted"] for d in g])
+        for g in groups.values()
+        if len({d["gpu"] for d in g}) >= 4
+    ]
+    p90 = errors[min(len(errors) - 1, round(0.9 * (len(errors) - 1)))]
+    return {
+        "rows": len(items),
+        "median_abs_pct_error": statistics.median(errors),
+        "p90_abs_pct_error": p90,
+        "spearman_min": min(rhos) if rhos else None,
+        "groups": len(rhos),
+    }

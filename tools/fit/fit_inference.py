@@ -1,0 +1,217 @@
+"""Fit the serving model's global constants per engine; print in-sample and held-out errors.
+
+Data: ``../shared/data/benchmarks/llm_inference_calibration.csv`` (llama.cpp, XiongjieDai's
+tables) and ``resources/benchmarks/llm_inference_published.csv`` (other engines and
+publishers, each row sourced). Never used: the held-out sources named in
+``docs/inference-model.md`` (XiongjieDai's A40, L40S, RTX 4000/5000 Ada and A100 SXM
+rows; TensorRT-LLM's performance.md of v0.5-v0.6; mlc-ai/llm-perf-bench; LitGPT's
+resource tables; the benchmark comment of llama.cpp PR #4766).
+
+The loss is the mean Huber loss of log(predicted / measured), so no row dominates. The
+search is Nelder-Mead in log-parameter space, from the constants in force. Prints the
+fitted constants to paste into ``core/calc/inference/constants.py`` and the errors of
+``core.validation.inference.report``: in sample, leaving one GPU out and leaving one
+source out (refitting each time).
+
+Run: .venv/bin/python -m tools.fit.fit_inference [--quick]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from core.calc.inference.constants import FITTED, EngineConstants, InferenceConstants
+from core.catalog import load_catalog
+from core.validation.inference import (
+    InferenceRow,
+    Resolved,
+    load_inference_rows,
+    predict,
+    resolve,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CALIBRATION = ROOT.parent / "shared" / "data" / "benchmarks" / "llm_inference_calibration.csv"
+PUBLISHED = ROOT / "resources" / "benchmarks" / "llm_inference_published.csv"
+HELD_OUT_GPUS = ("A40", "L40S", "RTX 4000 Ada", "RTX 5000 Ada", "A100 SXM")
+HELD_OUT_SOURCES = ("llm-perf-bench", "LitGPT", "resource-tables", "#4766", "v0.5", "v0.6")
+
+ENGINE_FIELDS = (
+    "bandwidth_efficiency",
+    "per_sm_gb_s",
+    "layer_overhead_s",
+    "token_overhead_s",
+    "prefill_efficiency",
+    "prefill_quant_efficiency",
+    "hop_s",
+    "attention_matrix_passes",
+    "dequant_ops_per_weight",
+)
+BOUNDS = {
+    "bandwidth_efficiency": (0.3, 1.0),
+    "per_sm_gb_s": (2.0, 60.0),
+    "layer_overhead_s": (1e-7, 1e-3),
+    "token_overhead_s": (1e-6, 0.05),
+    "prefill_efficiency": (0.05, 1.0),
+    "prefill_quant_efficiency": (0.02, 1.0),
+    "hop_s": (1e-6, 0.01),
+    "attention_matrix_passes": (0.01, 10.0),
+    "dequant_ops_per_weight": (0.01, 40.0),
+}
+
+
+def rows() -> list[InferenceRow]:
+    data = load_inference_rows(CALIBRATION) + load_inference_rows(PUBLISHED)
+    return [
+        r
+        for r in data
+        if not any(s in r.source for s in HELD_OUT_SOURCES)
+        and not ("XiongjieDai" in r.source and any(g in r.gpu_model for g in HELD_OUT_GPUS))
+    ]
+
+
+def huber(x: float, delta: float = 0.3) -> float:
+    a = abs(x)
+    return 0.5 * x * x if a <= delta else delta * (a - 0.5 * delta)
+
+
+def loss(items: Sequence[Resolved], constants: InferenceConstants) -> float:
+    total = 0.0
+    for item in items:
+        predicted = predict(item, constants)
+        if predicted <= 0 or not math.isfinite(predicted):
+            return 1e9
+        total += huber(math.log(predicted / item.row.measured))
+    return total / max(len(items), 1)
+
+
+def with_engine(constants: InferenceConstants, engine: str, values: dict[str, float],
+                clock: float | None = None) -> InferenceConstants:
+    engines = dict(constants.engines)
+    engines[engine] = dataclasses.replace(engines[engine], **values)
+    update: dict[str, object] = {"engines": engines}
+    if clock is not None:
+        update["clock_exponent"] = clock
+    return dataclasses.replace(constants, **update)  # type: ignore[arg-type]
+
+
+def nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, steps: int) -> np.ndarray:
+    n = len(x0)
+    simplex = [x0] + [x0 + np.eye(n)[i] * 0.3 for i in range(n)]
+    values = [f(x) for x in simplex]
+    for _ in range(steps):
+        order = np.argsort(values)
+        simplex = [simplex[i] for i in order]
+        values = [values[i] for i in order]
+        centroid = np.mean(simplex[:-1], axis=0)
+        worst = simplex[-1]
+        reflected = centroid + (centroid - worst)
+        fr = f(reflected)
+        if fr < values[0]:
+            expanded = centroid + 2.0 * (centroid - worst)
+            fe = f(expanded)
+            simplex[-1], values[-1] = (expanded, fe) if fe < fr else (reflected, fr)
+        elif fr < values[-2]:
+            simplex[-1], values[-1] = reflected, fr
+        else:
+            contracted = centroid + 0.5 * (worst - centroid)
+            fc = f(contracted)
+            if fc < values[-1]:
+                simplex[-1], values[-1] = contracted, fc
+            else:
+                best = simplex[0]
+                simplex = [best] + [best + 0.5 * (x - best) for x in simplex[1:]]
+                values = [values[0]] + [f(x) for x in simplex[1:]]
+    return simplex[int(np.argmin(values))]
+
+
+def fit_engine(items: Sequence[Resolved], engine: str, constants: InferenceConstants,
+               steps: int, fields: Sequence[str] = ENGINE_FIELDS,
+               fit_clock: bool = False) -> InferenceConstants:
+    mine = [i for i in items if i.serving.engine == engine]
+    if not mine:
+        return constants
+    start = constants.engines[engine]
+    x0 = [math.log(getattr(start, name)) for name in fields]
+    if fit_clock:
+        x0.append(math.log(max(constants.clock_exponent, 0.05)))
+
+    def values(x: np.ndarray) -> tuple[dict[str, float], float | None]:
+        chosen = {}
+        for name, v in zip(fields, x, strict=False):
+            low, high = BOUNDS[name]
+            chosen[name] = min(max(math.exp(float(v)), low), high)
+        clock = min(max(math.exp(float(x[-1])), 0.0), 3.0) if fit_clock else None
+        return chosen, clock
+
+    def objective(x: np.ndarray) -> float:
+        chosen, clock = values(x)
+        return loss(mine, with_engine(constants, engine, chosen, clock))
+
+    best = nelder_mead(objective, np.array(x0), steps)
+    chosen, clock = values(best)
+    return with_engine(constants, engine, chosen, clock)
+
+
+def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
+    constants = fit_engine(items, "llama.cpp", FITTED, steps, fit_clock=True)
+    for engine in ("vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"):
+        # Few rows: the bandwidth, per-step overhead and prefill efficiency only.
+        constants = fit_engine(
+            items, engine, constants, steps // 2,
+            fields=("bandwidth_efficiency", "token_overhead_s", "prefill_efficiency",
+                    "prefill_quant_efficiency"),
+        )
+    return constants
+
+
+def errors(items: Sequence[Resolved], constants: InferenceConstants) -> dict[str, float]:
+    out: dict[str, list[float]] = {}
+    for item in items:
+        e = abs(predict(item, constants) / item.row.measured - 1.0) * 100.0
+        out.setdefault(item.row.metric, []).append(e)
+    return {m: statistics.median(v) for m, v in out.items()}
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    steps = 150 if quick else 600
+    catalog = load_catalog()
+    resolved = [r for r in (resolve(row, catalog) for row in rows()) if not isinstance(r, str)]
+    print(f"{len(resolved)} rows resolved")
+    print("in force:", errors(resolved, FITTED))
+    constants = fit(resolved, steps)
+    print("fitted:  ", errors(resolved, constants))
+    for engine, c in constants.engines.items():
+        print(engine, {f: round(getattr(c, f), 7) for f in ENGINE_FIELDS})
+    print("clock_exponent", round(constants.clock_exponent, 3))
+    if quick:
+        return
+    gpus = sorted({r.gpu.id for r in resolved if r.serving.engine == "llama.cpp"})
+    held: dict[str, list[float]] = {}
+    for gpu in gpus:
+        train = [r for r in resolved if r.gpu.id != gpu]
+        test = [r for r in resolved if r.gpu.id == gpu]
+        refit = fit(train, steps // 3)
+        for metric, value in errors(test, refit).items():
+            held.setdefault(metric, []).append(value)
+        print(f"leave out {gpu}: {errors(test, refit)}")
+    print("leave one GPU out, median over GPUs:",
+          {m: round(statistics.median(v), 1) for m, v in held.items()})
+    sources = sorted({r.row.source for r in resolved})
+    for source in sources:
+        train = [r for r in resolved if r.row.source != source]
+        test = [r for r in resolved if r.row.source == source]
+        refit = fit(train, steps // 3)
+        print(f"leave out {source[:70]}: {errors(test, refit)}")
+
+
+if __name__ == "__main__":
+    main()
