@@ -349,6 +349,30 @@ class Workload(Frozen):
         return self.task in TRAINING_TASKS
 
     @property
+    def is_serving(self) -> bool:
+        """Whether this is LLM serving (inference of a decoder transformer)."""
+        return (
+            self.task == "inference"
+            and self.architecture.kind == "decoder"
+            and self.architecture.is_transformer
+        )
+
+    @property
+    def serving_settings(self) -> Serving:
+        """The serving block; when the file has none, defaults from precision and lengths."""
+        if self.serving is not None:
+            return self.serving
+        weights = {"int8": "int8", "int4": "q4_k_m", "fp8": "fp8", "bf16": "bf16"}.get(
+            self.precision, "f16"
+        )
+        return Serving(
+            weights=weights,
+            prompt_len=self.prompt_len or 512,
+            gen_len=max(self.generated_len, 1) if self.generated_len else 128,
+            streams=self.batch_size,
+        )
+
+    @property
     def lora_settings(self) -> LoraSettings:
         """LoRA settings with the task's defaults (QLoRA: NF4 base, all linear layers)."""
         if self.lora is not None:

@@ -89,12 +89,21 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
             detail += f" · API break-even {cost.break_even_months:,.0f} months"
         figures["per_unit"] = (
             "Cost / 1M tokens",
-            "unknown: a part has no price" if per is None else money(per, 2),
+            money(per, 2)
+            if per is not None
+            else "unknown: GPU board power unknown"
+            if cost.electricity_usd_per_million_tokens is None
+            else "unknown: a part has no price",
             detail,
             "(parts cost over the lifetime + electricity) / tokens generated, at the "
-            "settings' utilization and tariff; the GPUs draw "
-            f"{speed.decode_power_w or 0:,.0f} W while generating (below board power: decode "
-            "waits on memory). Set an API price in Settings for the break-even.",
+            "settings' utilization and tariff; "
+            + (
+                "the GPUs' board power is unknown, so is their electricity"
+                if speed.decode_power_w is None
+                else f"the GPUs draw {speed.decode_power_w:,.0f} W while generating (below "
+                "board power: decode waits on memory)"
+            )
+            + ". Set an API price in Settings for the break-even.",
         )
     figures["bottleneck"] = (
         "Bottleneck",

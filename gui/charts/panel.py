@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from core.models.analysis import Analysis
 from gui.charts.base import BaseChart
+from gui.charts.inference import ContextChart, StreamsChart
 from gui.charts.power import PowerChart
 from gui.charts.scaling import ScalingChart
 from gui.charts.step_time import StepTimeChart
@@ -24,10 +25,20 @@ class ChartsPanel(QWidget):
         self.step_time = StepTimeChart()
         self.vram = VramChart()
         self.power = PowerChart()
+        self.context = ContextChart()
+        self.streams = StreamsChart()
         self.upper_tabs = QTabWidget()
         self.lower_tabs = QTabWidget()
         for tabs, charts in (
-            (self.upper_tabs, ((self.scaling, "Scaling"), (self.step_time, "Step time"))),
+            (
+                self.upper_tabs,
+                (
+                    (self.scaling, "Scaling"),
+                    (self.step_time, "Step time"),
+                    (self.context, "vs context"),
+                    (self.streams, "vs streams"),
+                ),
+            ),
             (self.lower_tabs, ((self.vram, "VRAM"), (self.power, "Power"))),
         ):
             tabs.setDocumentMode(True)
@@ -41,14 +52,33 @@ class ChartsPanel(QWidget):
         layout.addWidget(self.lower_tabs, 1)
         self._analysis: Analysis | None = None
         self._drawn: dict[int, Analysis] = {}
+        self._serving: bool | None = None
+        self._show_kind(False)
 
     @property
     def charts(self) -> tuple[BaseChart, ...]:
-        return (self.scaling, self.step_time, self.vram, self.power)
+        return (self.scaling, self.step_time, self.context, self.streams, self.vram, self.power)
+
+    def _show_kind(self, serving: bool) -> None:
+        """Training charts (scaling, step time) or serving charts (context, streams)."""
+        if serving == self._serving:
+            return
+        self._serving = serving
+        tabs = self.upper_tabs
+        for chart, on in (
+            (self.scaling, not serving),
+            (self.step_time, not serving),
+            (self.context, serving),
+            (self.streams, serving),
+        ):
+            tabs.setTabVisible(tabs.indexOf(chart), on)
+        first = self.context if serving else self.scaling
+        tabs.setCurrentWidget(first)
 
     def show_analysis(self, analysis: Analysis) -> None:
         """Draw ``analysis`` on the charts on screen; the others catch up when shown."""
         self._analysis = analysis
+        self._show_kind(analysis.inference is not None)
         for tabs in (self.upper_tabs, self.lower_tabs):
             chart = tabs.currentWidget()
             if isinstance(chart, BaseChart):
@@ -66,7 +96,9 @@ class ChartsPanel(QWidget):
         self._drawn[id(chart)] = analysis
         if chart is self.power:
             self.power.set_power(analysis.power)
-        elif isinstance(chart, ScalingChart | StepTimeChart | VramChart):
+        elif isinstance(
+            chart, ScalingChart | StepTimeChart | VramChart | ContextChart | StreamsChart
+        ):
             chart.set_analysis(analysis)
         chart.settle()
 

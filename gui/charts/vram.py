@@ -55,12 +55,22 @@ class VramChart(BaseChart):
 
     def set_analysis(self, analysis: Analysis) -> None:
         vram = analysis.vram
+        serving = analysis.inference.memory if analysis.inference is not None else None
         start = 0.0
         for field, _label in VRAM_PARTS:
-            value = getattr(vram.breakdown, field) if vram is not None else 0.0
+            if serving is not None:  # LLM serving: weights, KV cache, the engine's buffers
+                value = {
+                    "weights_gib": serving.weights_gib,
+                    "kv_cache_gib": serving.kv_cache_gib,
+                    "framework_gib": serving.engine_gib,
+                }.get(field, 0.0)
+            else:
+                value = getattr(vram.breakdown, field) if vram is not None else 0.0
             self.values[field] = value
             self.bars[field].setOpts(x0=[start], width=[value])
             start += value
         capacity = vram.capacity_gib if vram is not None else 0.0
+        if serving is not None:
+            capacity = serving.usable_gib
         self.capacity_line.setValue(capacity)
         self.set_range(x=(0, nice_ceiling(max(start, capacity) * 1.05)))

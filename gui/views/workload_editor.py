@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import RigForgeError
 from core.models.session import Session
-from core.models.workload import Architecture, Workload
+from core.models.workload import Architecture, Engine, KvFormat, Split, WeightsFormat, Workload
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
 from gui.viewmodels.session import SessionViewModel, default_workload
@@ -33,6 +33,10 @@ OPTIMIZERS = ("sgd", "adam", "adamw", "adafactor", "adam8bit")
 CHECKPOINTING = ("none", "selective", "full")
 PARALLELISM = ("data", "zero1", "zero2", "zero3", "fsdp", "independent")
 TARGETS = ("none", "epochs", "tokens")
+ENGINES = get_args(Engine)
+WEIGHTS = get_args(WeightsFormat)
+KV_FORMATS = get_args(KvFormat)
+SPLITS = get_args(Split)
 CUSTOM = "__custom__"
 
 
@@ -117,6 +121,19 @@ class WorkloadEditorPanel(QWidget):
         self.target_value.setKeyboardTracking(False)
         for spin in (self.bytes_per_sample, self.target_value):
             spin.setMinimumWidth(60)
+        self.engine = _combo(ENGINES, "Inference engine (its kernels and memory reservation)")
+        self.weights = _combo(WEIGHTS, "Weights format (bits per weight)")
+        self.kv_cache = _combo(KV_FORMATS, "KV-cache precision")
+        self.prompt_len = spin_box(1, 10_000_000, "Tokens of the prompt")
+        self.gen_len = spin_box(1, 10_000_000, "Tokens each stream generates")
+        self.streams = spin_box(1, 4096, "Concurrent streams (users served at once)")
+        self.split = _combo(SPLITS, "Several GPUs: layers in sequence, or every layer split")
+        self.offload_gib = QDoubleSpinBox()
+        self.offload_gib.setRange(0, 100_000)
+        self.offload_gib.setDecimals(1)
+        self.offload_gib.setSuffix(" GiB")
+        self.offload_gib.setKeyboardTracking(False)
+        self.offload_gib.setToolTip(plain.tip("Weights kept in host RAM (computed by the CPU)"))
         self._layout()
         self._connect()
         view_model.session_changed.connect(self._on_session_changed)
@@ -160,11 +177,30 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.target_kind)
         pair.addWidget(self.target_value, 1)
         run.addRow("Target", pair)
+        serve = compact_form()
+        pair = QHBoxLayout()
+        pair.addWidget(self.engine)
+        pair.addWidget(self.weights)
+        serve.addRow("Engine / weights", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.kv_cache)
+        pair.addWidget(self.split)
+        serve.addRow("KV cache / split", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.prompt_len)
+        pair.addWidget(self.gen_len)
+        serve.addRow("Prompt / output", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.streams)
+        pair.addWidget(self.offload_gib)
+        serve.addRow("Streams / offload", pair)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        for title, form in (("Model", model), ("How it runs", run)):
-            box = QGroupBox(title)
+        self.serving_box = QGroupBox("Serving the LLM")
+        self.serving_box.setObjectName("servingBox")
+        for title, form in (("Model", model), ("How it runs", run), ("", serve)):
+            box = QGroupBox(title) if title else self.serving_box
             box.setLayout(form)
             layout.addWidget(box)
 
@@ -193,6 +229,22 @@ class WorkloadEditorPanel(QWidget):
         )
         self.target_kind.activated.connect(self._on_target_changed)
         self.target_value.valueChanged.connect(self._on_target_changed)
+        for combo, field in (
+            (self.engine, "engine"),
+            (self.weights, "weights"),
+            (self.kv_cache, "kv_cache"),
+            (self.split, "split"),
+        ):
+            combo.activated.connect(
+                lambda _i, combo=combo, field=field: self._edit_serving(field, combo.currentText())
+            )
+        for spin, field in (
+            (self.prompt_len, "prompt_len"),
+            (self.gen_len, "gen_len"),
+            (self.streams, "streams"),
+        ):
+            spin.valueChanged.connect(lambda v, field=field: self._edit_serving(field, v))
+        self.offload_gib.valueChanged.connect(lambda v: self._edit_serving("offload_gib", v))
 
     # -- model -> widgets -------------------------------------------------------------
 
@@ -250,6 +302,55 @@ class WorkloadEditorPanel(QWidget):
             widget.blockSignals(blocked)
         self.seq_len.setEnabled(arch.input_kind != "image")
         self.target_value.setEnabled(target_kind != "none")
+        self._show_serving(w)
+
+    def _show_serving(self, w: Workload) -> None:
+        """The serving fields for an LLM served for inference; training fields off then."""
+        serving = w.is_serving
+        self.serving_box.setVisible(serving)
+        training = w.task != "inference"
+        for widget in (
+            self.optimizer,
+            self.checkpointing,
+            self.target_kind,
+            self.dataset,
+            self.bytes_per_sample,
+            self.parallelism,
+            self.offload,
+        ):
+            widget.setEnabled(training)
+        self.target_value.setEnabled(training and self.target_kind.currentText() != "none")
+        for widget in (self.batch, self.seq_len):
+            widget.setEnabled(not serving and widget.isEnabled())
+        if not serving:
+            return
+        s = w.serving_settings
+        values: list[tuple[Any, Any]] = [
+            (self.engine, s.engine),
+            (self.weights, s.weights),
+            (self.kv_cache, s.kv_cache),
+            (self.split, s.split),
+            (self.prompt_len, s.prompt_len),
+            (self.gen_len, s.gen_len),
+            (self.streams, s.streams),
+            (self.offload_gib, s.offload_gib),
+        ]
+        for widget, value in values:
+            blocked = widget.blockSignals(True)
+            if isinstance(widget, QComboBox):
+                widget.setCurrentText(value)
+            else:
+                widget.setValue(value)
+            widget.blockSignals(blocked)
+
+    def _edit_serving(self, field: str, value: Any) -> None:
+        w = self._workload()
+        serving = w.serving_settings.model_dump() | {field: value}
+        error = self._vm.edit_workload(
+            f"Set {field.replace('_', ' ')} to {value}", {"serving": serving}, f"serving.{field}"
+        )
+        if error is not None:
+            self._on_view_model_workload_changed(self._workload())
 
     # -- widgets -> intents ---------------------------------------------------------------
 

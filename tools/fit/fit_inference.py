@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.calc.inference.constants import FITTED, EngineConstants, InferenceConstants
+from core.calc.inference.constants import FITTED, InferenceConstants
 from core.catalog import load_catalog
 from core.validation.inference import (
     InferenceRow,
@@ -92,8 +92,9 @@ def loss(items: Sequence[Resolved], constants: InferenceConstants) -> float:
     return total / max(len(items), 1)
 
 
-def with_engine(constants: InferenceConstants, engine: str, values: dict[str, float],
-                clock: float | None = None) -> InferenceConstants:
+def with_engine(
+    constants: InferenceConstants, engine: str, values: dict[str, float], clock: float | None = None
+) -> InferenceConstants:
     engines = dict(constants.engines)
     engines[engine] = dataclasses.replace(engines[engine], **values)
     update: dict[str, object] = {"engines": engines}
@@ -132,9 +133,14 @@ def nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, steps: int) ->
     return simplex[int(np.argmin(values))]
 
 
-def fit_engine(items: Sequence[Resolved], engine: str, constants: InferenceConstants,
-               steps: int, fields: Sequence[str] = ENGINE_FIELDS,
-               fit_clock: bool = False) -> InferenceConstants:
+def fit_engine(
+    items: Sequence[Resolved],
+    engine: str,
+    constants: InferenceConstants,
+    steps: int,
+    fields: Sequence[str] = ENGINE_FIELDS,
+    fit_clock: bool = False,
+) -> InferenceConstants:
     mine = [i for i in items if i.serving.engine == engine]
     if not mine:
         return constants
@@ -165,9 +171,16 @@ def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
     for engine in ("vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"):
         # Few rows: the bandwidth, per-step overhead and prefill efficiency only.
         constants = fit_engine(
-            items, engine, constants, steps // 2,
-            fields=("bandwidth_efficiency", "token_overhead_s", "prefill_efficiency",
-                    "prefill_quant_efficiency"),
+            items,
+            engine,
+            constants,
+            steps // 2,
+            fields=(
+                "bandwidth_efficiency",
+                "token_overhead_s",
+                "prefill_efficiency",
+                "prefill_quant_efficiency",
+            ),
         )
     return constants
 
@@ -203,8 +216,10 @@ def main() -> None:
         for metric, value in errors(test, refit).items():
             held.setdefault(metric, []).append(value)
         print(f"leave out {gpu}: {errors(test, refit)}")
-    print("leave one GPU out, median over GPUs:",
-          {m: round(statistics.median(v), 1) for m, v in held.items()})
+    print(
+        "leave one GPU out, median over GPUs:",
+        {m: round(statistics.median(v), 1) for m, v in held.items()},
+    )
     sources = sorted({r.row.source for r in resolved})
     for source in sources:
         train = [r for r in resolved if r.row.source != source]

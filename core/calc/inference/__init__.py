@@ -22,27 +22,12 @@ HOURS_PER_YEAR = 8766.0
 
 def is_serving(workload: Workload | None) -> bool:
     """Whether ``workload`` is LLM serving (decoder inference)."""
-    return (
-        workload is not None
-        and workload.task == "inference"
-        and workload.architecture.kind == "decoder"
-        and workload.architecture.is_transformer
-    )
+    return workload is not None and workload.is_serving
 
 
 def serving_of(workload: Workload) -> Serving:
     """The workload's serving settings; the defaults from its precision and lengths."""
-    if workload.serving is not None:
-        return workload.serving
-    weights = {"int8": "int8", "int4": "q4_k_m", "fp8": "fp8", "bf16": "bf16"}.get(
-        workload.precision, "f16"
-    )
-    return Serving(
-        weights=weights,
-        prompt_len=workload.prompt_len or 512,
-        gen_len=max(workload.generated_len, 1) if workload.generated_len else 128,
-        streams=workload.batch_size,
-    )
+    return workload.serving_settings
 
 
 def build_link(build: Build, assignment: PcieAssignment) -> Link:

@@ -61,9 +61,14 @@ class InferenceConstants:
     """Prompt processing keeps the tensor cores busy, so the GPU runs near the clock it
     sustains at its board power: the rate is the boost-clock peak × (base / boost clock)
     to this power (the base clock is the maker's guaranteed clock under full load)."""
-    decode_power_fraction: float = 0.62
-    """GPU draw while generating, as a share of board power."""
-    prefill_power_fraction: float = 0.95
+    decode_power_fraction: float = 0.58
+    """GPU draw while generating, as a share of board power: the mean of SplitwiseSim's
+    token-phase power constants (Microsoft, with Patel et al., "Splitwise", ISCA 2024;
+    configs/power_model/constant.yaml): A100 80 GB 250 of 400 W, H100 380 of 700 W.
+    These are a simulator's settings, not a measurement table (llm_power_published.csv)."""
+    prefill_power_fraction: float = 1.0
+    """GPU draw while processing a prompt: the same source sets the prompt phase to the
+    full board power (A100 400 W, H100 700 W)."""
 
 
 _LLAMA_CPP = EngineConstants(

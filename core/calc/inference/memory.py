@@ -27,10 +27,11 @@ staging buffers): llama.cpp memory-maps the weights, so they are not copied to t
 
 
 def engine_gib(shape: LlmShape, serving: Serving, c: EngineConstants) -> float:
-    """Engine memory per GPU: context + graphs + the prefill micro-batch's buffers (its
-    logits in fp32, and hidden-sized activations)."""
+    """Engine memory per GPU: context + graphs + the prefill micro-batch's buffers
+    (hidden-sized fp32 activations of its tokens) + fp32 logits of one token per stream
+    (engines compute logits only for the tokens they sample from)."""
     tokens = min(c.ubatch, serving.prompt_len)
-    buffers = tokens * (4.0 * shape.vocab + 16.0 * shape.hidden) / GIB
+    buffers = (tokens * 16.0 * shape.hidden + serving.streams * 4.0 * shape.vocab) / GIB
     return c.context_gib + c.graphs_gib + buffers
 
 
@@ -112,7 +113,7 @@ def memory_fixes(
                 )
                 if memory.fits:  # a smaller KV cache only when the weights alone do not fit
                     # Another GPU costs more than a step down in format (it is a purchase).
-                    cost = (rank + 2.5 * (count - gpu_count) + 0.5 * (kv != serving.kv_cache),)
+                    cost = (rank + 4.0 * (count - gpu_count) + 0.5 * (kv != serving.kv_cache),)
                     fixes.append((cost, _fix(serving, candidate, count, gpu_count, memory)))
                     break
     if not fixes:

@@ -1,0 +1,126 @@
+"""LLM serving: KV cache and weights by hand, the headline measurements, splits, fixes,
+offload and host RAM."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.calc import analyze
+from core.calc.inference import inference_memory, inference_speed, is_serving
+from core.calc.inference.formats import FORMATS, KV_BYTES
+from core.calc.inference.model import GIB, LlmShape
+from core.calc.inference.speed import default_link
+from core.catalog import load_catalog
+from core.catalog.builds import default_build
+from core.models.workload import Serving
+from core.text.fixes import fix_text
+from core.workloads import find_preset, make_workload
+
+CATALOG = load_catalog()
+
+
+def _workload(preset: str, **serving: object):  # type: ignore[no-untyped-def]
+    s = Serving(**serving)  # type: ignore[arg-type]
+    return make_workload(find_preset(preset), task="inference").model_copy(update={"serving": s})
+
+
+def test_kv_cache_by_hand() -> None:
+    # Llama-3 8B: 32 layers × 8 KV heads × 128 dims × 2 (K and V) × 2 bytes = 131,072 bytes
+    # per token (Meta's config.json: num_key_value_heads 8, head_dim 4096 / 32).
+    shape = LlmShape.of(find_preset("llama-3-8b").architecture)
+    assert shape.kv_bytes(1, "f16") == 131_072
+    assert shape.kv_bytes(8192, "f16") == pytest.approx(1.0 * GIB)
+    assert shape.kv_bytes(8192, "fp8") == pytest.approx(0.5 * GIB)
+    assert KV_BYTES["q8_0"] == 34 / 32  # ggml block_q8_0: 32 int8 + one fp16 scale
+
+
+def test_latent_attention_and_sliding_window_caches() -> None:
+    # DeepSeek-V3 caches kv_lora_rank 512 + qk_rope_head_dim 64 values per token and layer
+    # (DeepSeek-V2 paper §2.1): 61 layers × 576 × 2 bytes = 70,272 bytes per token.
+    deepseek = LlmShape.of(find_preset("deepseek-v3").architecture)
+    assert deepseek.kv_bytes(1, "f16") == 61 * 576 * 2
+    # gpt-oss-20b: 12 of 24 layers attend over a 128-token window (config layer_types).
+    gpt_oss = LlmShape.of(find_preset("gpt-oss-20b").architecture)
+    per_layer_token = 2 * gpt_oss.kv_heads * gpt_oss.head_dim * 2
+    assert gpt_oss.kv_bytes(4096, "f16") == per_layer_token * (12 * 4096 + 12 * 128)
+
+
+def test_weights_bytes_follow_the_format() -> None:
+    shape = LlmShape.of(find_preset("llama-3-8b").architecture)
+    f16 = shape.weight_bytes("f16")
+    assert f16 == pytest.approx(2 * shape.params_total)
+    assert shape.weight_bytes("q8_0") == pytest.approx(f16 * 8.5 / 16)
+    assert FORMATS["gptq-int4"].bits == 4 + 20 / 128  # 4-bit + fp16 scale + 4-bit zero / 128
+
+
+def test_rtx_4090_llama3_8b_f16_reads_like_the_published_table() -> None:
+    """XiongjieDai's llama-bench table (May 2024): 54.84 tokens/s tg512 and 9,382 tokens/s
+    pp512 for Llama-3 8B F16 on one RTX 4090. The model is within 10 % and 15 %."""
+    gpu = CATALOG.gpu("RTX 4090")
+    tg = _workload("llama-3-8b", prompt_len=1, gen_len=512)
+    speed = inference_speed(tg, tg.serving, gpu, 1, curves=False)
+    assert speed.decode_tokens_s_per_stream == pytest.approx(54.84, rel=0.10)
+    pp = _workload("llama-3-8b", prompt_len=512, gen_len=1)
+    assert inference_speed(pp, pp.serving, gpu, 1, curves=False).prefill_tokens_s == (
+        pytest.approx(9382, rel=0.15)
+    )
+
+
+def test_generation_slows_as_the_context_grows_and_streams_add_up() -> None:
+    gpu = CATALOG.gpu("RTX 4090")
+    w = _workload("llama-3-8b", weights="q4_k_m", prompt_len=512, gen_len=512, streams=8)
+    speed = inference_speed(w, w.serving, gpu, 1, max_streams=32)
+    by_context = [p.tokens_s for p in speed.by_context]
+    assert by_context == sorted(by_context, reverse=True)
+    assert speed.aggregate_decode_tokens_s > 4 * speed.decode_tokens_s_per_stream
+    by_streams = [p.tokens_s for p in speed.by_streams]
+    assert by_streams == sorted(by_streams)
+
+
+def test_two_gpus_split_the_model_never_copy_it() -> None:
+    w = _workload("llama-3-70b", weights="q4_k_m", prompt_len=512, gen_len=128)
+    one = inference_memory(w, w.serving, 24.0, 1, with_fixes=False)
+    two = inference_memory(w, w.serving, 24.0, 2, with_fixes=False)
+    assert two.weights_gib == pytest.approx(one.weights_gib / 2)
+    assert two.fits and not one.fits
+
+
+def test_seventy_b_on_two_24_gb_cards_is_offered_four_bit_split() -> None:
+    """70B F16 does not fit 2 × 24 GB; the first fix is a 4-bit format split over both."""
+    build = default_build(CATALOG)  # 2 × RTX 4090
+    w = _workload("llama-3-70b", prompt_len=512, gen_len=128)
+    analysis = analyze(build, w, None, CATALOG)
+    check = analysis.check("vram.fit")
+    assert check is not None and check.severity == "fail" and check.fix is not None
+    assert analysis.inference is not None
+    fixes = analysis.inference.memory.fixes
+    four_bit = [f for f in fixes if f.workload.get("serving.weights") == "q4_k_m"]
+    assert four_bit and not four_bit[0].build  # on the build's own 2 GPUs
+    text = fix_text(four_bit[0])
+    assert "q4_k_m" in text and "split over 2 GPUs" in text and "fits" in text
+    assert "gradient" not in text
+    assert FORMATS[check.fix.workload["serving.weights"]].bits <= 6  # type: ignore[index]
+    # The host needs the process, not a copy of the model per GPU (once: 262 GiB).
+    assert analysis.inference is not None and analysis.inference.memory.host_ram_gib < 8
+
+
+def test_offload_moves_weights_to_host_ram_and_slows_generation() -> None:
+    gpu = CATALOG.gpu("RTX 4090")
+    base = _workload("llama-3-70b", weights="q4_k_m", prompt_len=512, gen_len=128)
+    off = _workload("llama-3-70b", weights="q4_k_m", prompt_len=512, gen_len=128, offload_gib=20.0)
+    memory = inference_memory(off, off.serving, 24.0, 1, with_fixes=False)
+    assert memory.offloaded_gib == 20.0 and memory.host_ram_gib == pytest.approx(22.0)
+    fast = inference_speed(base, base.serving, gpu, 2, link=default_link(gpu), curves=False)
+    slow = inference_speed(off, off.serving, gpu, 1, host_gb_s=89.6, curves=False)
+    assert slow.decode_tokens_s_per_stream < fast.decode_tokens_s_per_stream
+    assert slow.bottleneck == "host_memory"
+
+
+def test_inference_of_a_decoder_is_serving_and_reports_llm_figures() -> None:
+    w = _workload("llama-3-8b")
+    assert is_serving(w)
+    analysis = analyze(default_build(CATALOG), w, None, CATALOG)
+    assert analysis.inference is not None and analysis.vram is None
+    assert analysis.cost.throughput_unit == "generated tokens/s"
+    assert analysis.inference.cost is not None
+    assert analysis.inference.cost.usd_per_million_tokens is not None

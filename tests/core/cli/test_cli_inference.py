@@ -1,0 +1,107 @@
+"""The serving commands' exact names and JSON keys (users' scripts depend on them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gui.main import main as rigforge
+
+CALIBRATION = Path(__file__).parents[4] / "shared" / "data" / "benchmarks"
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
+    status = rigforge(argv)
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_predict_inference_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    status, data = _json(
+        capsys,
+        [
+            "predict",
+            "--task",
+            "inference",
+            "--gpu",
+            "RTX 4090",
+            "--count",
+            "2",
+            "--workload",
+            "llama-3-70b",
+            "--engine",
+            "llama.cpp",
+            "--weights",
+            "q4_k_m",
+            "--kv-cache",
+            "f16",
+            "--prompt-len",
+            "512",
+            "--gen-len",
+            "128",
+            "--streams",
+            "2",
+            "--split",
+            "layer",
+            "--offload-gb",
+            "0",
+            "--json",
+        ],
+    )
+    assert status == 0
+    for key in (
+        "prefill_tokens_s",
+        "ttft_s",
+        "decode_tokens_s_per_stream",
+        "aggregate_decode_tokens_s",
+        "max_streams",
+        "bottleneck",
+    ):
+        assert key in data
+    assert data["aggregate_decode_tokens_s"] == pytest.approx(
+        2 * data["decode_tokens_s_per_stream"]
+    )
+    assert data["ttft_s"] > 512 / data["prefill_tokens_s"]  # prefill + the first token
+
+
+def test_memory_inference_fits_and_combined_fixes(capsys: pytest.CaptureFixture[str]) -> None:
+    status, data = _json(
+        capsys,
+        [
+            "memory",
+            "--task",
+            "inference",
+            "--workload",
+            "llama-3-70b",
+            "--gpu",
+            "RTX 4090",
+            "--gpus",
+            "2",
+            "--context",
+            "4096",
+            "--streams",
+            "1",
+            "--split",
+            "layer",
+            "--json",
+        ],
+    )
+    assert status == 1 and data["fits"] is False
+    assert data["total_gib"] > 24 and "host_ram_gib" in data
+    first = data["fixes"][0]
+    assert "q4_k_m" in first["text"] and "split over 2 GPUs" in first["text"]
+
+
+def test_validate_reads_llm_measurement_files(capsys: pytest.CaptureFixture[str]) -> None:
+    path = CALIBRATION / "llm_inference_calibration.csv"
+    if not path.exists():
+        pytest.skip("the shared calibration data is not beside this checkout")
+    status, data = _json(capsys, ["validate", str(path), "--json"])
+    assert status == 0
+    assert data["rows"] == 364 and data["resolved"] > 250
+    for metric in ("pp", "tg", "tg_batched", "ttft_prefill"):
+        assert {"median_abs_pct_error", "p90_abs_pct_error", "spearman_min"} <= set(
+            data["by_metric"][metric]
+        )
+    assert data["by_metric"]["tg"]["median_abs_pct_error"] <= 10.0

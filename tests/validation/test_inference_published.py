@@ -1,0 +1,61 @@
+"""The LLM serving model against published facts it was not fitted on: the bits per
+weight each format's source gives, and which model/GPU/context cells of a published
+llama.cpp table ran and which ran out of memory (XiongjieDai, LLaMA 3, May 2024)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from core.calc.inference.formats import FORMATS
+from core.catalog import load_catalog
+from core.validation.inference import InferenceRow, fits, resolve
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    with (BENCHMARKS / name).open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize("row", _rows("llm_formats.csv"), ids=lambda r: r["format"])
+def test_format_bits_match_their_source(row: dict[str, str]) -> None:
+    assert FORMATS[row["format"]].bits == pytest.approx(float(row["bits_per_weight"]), abs=0.001)
+
+
+def test_published_ran_and_oom_cells_are_predicted() -> None:
+    catalog = load_catalog()
+    rows = _rows("llm_inference_fit_published.csv")
+    wrong = []
+    for row in rows:
+        context = int(row["context_tokens"])
+        query = InferenceRow(
+            source=row["source"],
+            engine=row["engine"],
+            gpu_model=row["gpu_model"],
+            gpu_count=int(row["gpu_count"]),
+            split="layer",
+            model=row["model"],
+            weights=row["weights_format"],
+            batch=1,
+            prompt=context,
+            gen=1,
+            metric="pp",
+            measured=1.0,
+            basis="total",
+        )
+        resolved = resolve(query, catalog)
+        assert not isinstance(resolved, str), resolved
+        if fits(resolved) != (row["verdict"] == "ran"):
+            wrong.append(
+                f"{row['gpu_count']}x {row['gpu_model']} {row['model']} "
+                f"{row['weights_format']} {context}: published {row['verdict']}"
+            )
+    # 633 cells (578 ran, 55 out of memory); at most 1 % may disagree, and none of
+    # the cells that ran may be predicted not to fit.
+    assert len(rows) == 633
+    assert len(wrong) <= len(rows) // 100, wrong
+    assert not [w for w in wrong if w.endswith("ran")], wrong
