@@ -44,6 +44,24 @@ def speed_lines(speed: InferenceSpeed, memory: InferenceMemory) -> list[str]:
     return lines
 
 
+def api_break_even_text(a: Analysis, money: Money) -> str:
+    """Owning against an API priced per million tokens (the settings' price)."""
+    cost = a.inference.cost if a.inference else None
+    api = a.settings.api_usd_per_million_tokens
+    if cost is None or api is None:
+        return "no API price set (Settings)"
+    if cost.electricity_usd_per_million_tokens is None:
+        return "unknown: GPU board power unknown"
+    if cost.electricity_usd_per_million_tokens >= api:
+        return (
+            f"never: electricity alone costs {money(cost.electricity_usd_per_million_tokens, 2)}"
+            f" per million tokens, the API {money(api, 2)}"
+        )
+    if cost.break_even_months is None:
+        return "unknown: a part has no price"
+    return f"after {cost.break_even_months:,.0f} months of use against {money(api, 2)} per million"
+
+
 def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str, str]]:
     """(title, value, detail, why) for the cards that change meaning when serving an LLM."""
     assert a.inference is not None and a.workload is not None
@@ -85,8 +103,8 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
     if cost is not None:
         per = cost.usd_per_million_tokens
         detail = f"over {cost.lifetime_years} years"
-        if cost.break_even_months is not None:
-            detail += f" · API break-even {cost.break_even_months:,.0f} months"
+        if a.settings.api_usd_per_million_tokens is not None:
+            detail += f" · API break-even {api_break_even_text(a, money).split(':')[0]}"
         figures["per_unit"] = (
             "Cost / 1M tokens",
             money(per, 2)

@@ -59,7 +59,7 @@ class ContextChart(_CurveChart):
 
     def set_analysis(self, analysis: Analysis) -> None:
         speed = analysis.inference.speed if analysis.inference else None
-        serving = analysis.workload.serving if analysis.workload else None
+        serving = analysis.workload.serving_settings if analysis.workload else None
         self.show_points(
             speed.by_context if speed else (), float(serving.context) if serving else None
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.models.workload import Workload
 from core.text.checks import SEVERITY_LABELS, render_reason
 from core.text.fixes import fix_text
+from core.text.inference import BOTTLENECK_TEXT, api_break_even_text, rate, seconds
 from core.text.parts import UNKNOWN, key_specs
 from core.text.summary import (
     cost_figure,
@@ -99,6 +100,26 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
     if w is None:
         return para("No workload: memory, throughput and cost per throughput are not estimated.")
     a = w.architecture
+    if w.is_serving:
+        s = w.serving_settings
+        active = a.params_active or a.params_total
+        return key_values(
+            [
+                ("Workload", f"{w.name} (from {sheet.workload_origin})"),
+                ("Task", "inference (LLM serving)"),
+                (
+                    "Model",
+                    f"decoder, {_count(a.params_total)} parameters"
+                    + (f", {_count(active)} active per token" if active != a.params_total else ""),
+                ),
+                ("Engine", s.engine),
+                ("Weights, KV cache", f"{s.weights}, {s.kv_cache}"),
+                ("Prompt, output", f"{s.prompt_len:,} tokens in, {s.gen_len:,} tokens out"),
+                ("Streams", f"{s.streams}"),
+                ("Split over GPUs", s.split),
+                ("Offloaded to host RAM", f"{s.offload_gib:g} GiB" if s.offload_gib else "none"),
+            ]
+        )
     target = "none"
     if w.target is not None:
         target = (
@@ -135,7 +156,78 @@ def checks_html(b: SheetBuild) -> str:
     return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("11%", "22%", "41%", "26%"))
 
 
+def serving_performance_html(b: SheetBuild) -> str:
+    """Prompt processing, time to first token, generation and users served (LLM serving)."""
+    inf = b.analysis.inference
+    assert inf is not None
+    speed, memory = inf.speed, inf.memory
+    pairs = [
+        ("Prompt processing", f"{rate(speed.prefill_tokens_s)} tokens/s"),
+        ("Time to first token", seconds(speed.ttft_s)),
+        ("Generation per stream", f"{rate(speed.decode_tokens_s_per_stream)} tokens/s"),
+        (
+            "Generation, all streams",
+            f"{rate(speed.aggregate_decode_tokens_s)} tokens/s for {speed.streams} stream(s)",
+        ),
+        ("Users served at this context", str(memory.max_streams)),
+        ("Bottleneck", BOTTLENECK_TEXT[speed.bottleneck]),
+    ]
+    html = key_values(pairs)
+    for title, points, unit, value in (
+        (
+            "Generation against context length",
+            speed.by_context,
+            "Context tokens",
+            "tokens/s per stream",
+        ),
+        ("Generation against streams", speed.by_streams, "Streams", "tokens/s, all streams"),
+    ):
+        if not points:
+            continue
+        html += heading(3, title)
+        html += table(
+            (unit, value),
+            [[f"{p.x:,.0f}", rate(p.tokens_s)] for p in points],
+            numeric=(0, 1),
+            widths=("40%", "60%"),
+        )
+    return html
+
+
+def serving_memory_html(b: SheetBuild) -> str:
+    inf = b.analysis.inference
+    assert inf is not None
+    m = inf.memory
+    rows: list[list[Cell]] = [
+        [label, f"{value:.2f}", f"{value / m.total_gib:.0%}" if m.total_gib else "0%"]
+        for label, value in (
+            ("Weights (its share)", m.weights_gib),
+            ("KV cache, all streams", m.kv_cache_gib),
+            ("Engine buffers", m.engine_gib),
+        )
+    ]
+    html = table(
+        ("GPU memory, fullest GPU", "GiB", "share"),
+        rows,
+        numeric=(1, 2),
+        total=["total", f"{m.total_gib:.2f}", f"of {m.usable_gib:.1f} GiB usable"],
+    )
+    verdict = "fits" if m.fits else "does NOT fit"
+    html += key_values(
+        [
+            ("Verdict", f"{verdict} on {m.gpu_count} GPU(s)"),
+            ("KV cache per stream", f"{m.kv_per_stream_gib:.2f} GiB"),
+            ("Host RAM needed", f"{m.host_ram_gib:.1f} GiB"),
+        ]
+    )
+    if m.fixes:
+        html += para("Ways to fit: " + "; ".join(fix_text(f) for f in m.fixes))
+    return html
+
+
 def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool) -> str:
+    if b.analysis.inference is not None:
+        return serving_performance_html(b)
     t = b.analysis.throughput
     if t is None:
         return para("No throughput estimate (no valid workload).")
@@ -199,6 +291,8 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
 
 
 def memory_html(b: SheetBuild, key: str, has_chart: bool) -> str:
+    if b.analysis.inference is not None:
+        return serving_memory_html(b)
     v = b.analysis.vram
     if v is None:
         return para("No memory estimate (no valid workload).")
@@ -286,6 +380,18 @@ def cost_html(sheet: BuildSheet, b: SheetBuild) -> str:
         ("Parts total", f"{total.value} ({total.detail})"),
         ("Cost per unit of throughput", f"{per_unit.value} {per_unit.detail}".strip()),
     ]
+    inference_cost = a.inference.cost if a.inference else None
+    if inference_cost is not None:
+        per = inference_cost.usd_per_million_tokens
+        electricity = inference_cost.electricity_usd_per_million_tokens
+        pairs[1] = (
+            "Cost per million generated tokens",
+            (money(per, 2) if per is not None else "unknown (a part has no price)")
+            + f", over {inference_cost.lifetime_years} years; electricity "
+            + (money(electricity, 2) if electricity is not None else "unknown")
+            + " of it",
+        )
+        pairs.insert(2, ("API break-even", api_break_even_text(a, money)))
     if r.energy_kwh_per_year is not None:
         pairs.append(
             (

@@ -159,3 +159,31 @@ def test_failed_render_keeps_the_old_file(
         export_sheet(target, single)
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["sheet.pdf"]
+
+
+def test_serving_sheet_speaks_of_generation_and_tokens(qtbot: QtBot) -> None:
+    catalog = load_catalog()
+    data = resources.files("resources.examples").joinpath("llama-70b-two-4090s.json").read_bytes()
+    session = parse_document(data, catalog).session
+    assert session.workload is not None and session.workload.is_serving
+    a = analyze(session.builds[0], session.workload, session.settings, catalog)
+    sheet = sheet_from_analyses([a], catalog, title=session.title)
+    text, _reader = _text(render_pdf(sheet))
+    assert a.inference is not None
+    speed = a.inference.speed
+    for words in (
+        "inference (LLM serving)",
+        "q4_k_m, f16",
+        "4,096 tokens in, 512 tokens out",
+        "Time to first token",
+        "Generation against context length",
+        "tokens/s, all streams",
+        "Cost per million generated tokens",
+    ):
+        assert words in text, words
+    assert f"{speed.prefill_tokens_s:,.0f} tokens/s" in text
+    # two 4090s draw 0.58 × 2 × 450 W = 522 W while generating: at 18 tokens/s that is
+    # ~8 kWh per million tokens, $1.2 at $0.15/kWh, above the file's API price of $0.60,
+    # so owning never breaks even
+    assert "API break-even never: electricity alone costs $1." in text
+    assert "no throughput" not in text  # the training card's words are not used

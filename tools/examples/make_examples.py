@@ -18,6 +18,8 @@ from core.catalog.builds import build_from_ids
 from core.files.io import save_file
 from core.models.session import Session
 from core.models.settings import AnalysisSettings
+from core.models.workload import Serving
+from core.workloads import find_preset, make_workload
 
 SETTINGS = AnalysisSettings(circuit="us-120v-15a", electricity_usd_per_kwh=0.15, utilization=0.5)
 
@@ -90,7 +92,28 @@ def main() -> None:
         ),
     )
     save_file(folder / "three-way-comparison.json", comparison)
-    print(f"wrote {folder / 'single-rtx-4090.json'} and {folder / 'three-way-comparison.json'}")
+    serving = Serving(
+        engine="llama.cpp",
+        weights="q4_k_m",
+        prompt_len=4096,
+        gen_len=512,
+        streams=1,
+        split="layer",
+    )
+    llm = Session(
+        builds=(build_from_ids(catalog, COMPARISON[0]),),
+        workload=make_workload(find_preset("llama-3.3-70b"), task="inference").model_copy(
+            update={"serving": serving}
+        ),
+        settings=SETTINGS.model_copy(update={"api_usd_per_million_tokens": 0.6}),
+        title="Llama 3.3 70B on two RTX 4090s",
+        notes=(
+            "A local 70B chat model: 4-bit (Q4_K_M) weights split by layers over two 24 GB "
+            "cards with llama.cpp; a 4,096-token prompt and a 512-token answer."
+        ),
+    )
+    save_file(folder / "llama-70b-two-4090s.json", llm)
+    print(f"wrote the examples in {folder}")
 
 
 if __name__ == "__main__":
