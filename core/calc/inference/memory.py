@@ -26,13 +26,22 @@ HOST_WORKING_GIB = 2.0
 staging buffers): llama.cpp memory-maps the weights, so they are not copied to the host."""
 
 
-def engine_gib(shape: LlmShape, serving: Serving, c: EngineConstants) -> float:
+def engine_gib(
+    shape: LlmShape, serving: Serving, c: EngineConstants, gpu_count: int = 1
+) -> float:
     """Engine memory per GPU: context + graphs + the prefill micro-batch's buffers
     (hidden-sized fp32 activations of its tokens) + fp32 logits of one token per stream
-    (engines compute logits only for the tokens they sample from)."""
+    (engines compute logits only for the tokens they sample from) + for engines without
+    fused attention the fp32 scores of the micro-batch against the whole context, every
+    head at once (llama.cpp without flash attention: 512 tokens × 8,192 × 32 heads × 4 B
+    = 512 MiB of the 560 MiB compute buffer it logs for Llama 3 8B; 1,024 of 1,216 MiB
+    for 70B; llm_engine_overheads.csv). A tensor split divides the heads."""
     tokens = min(c.ubatch, serving.prompt_len)
-    buffers = (tokens * 16.0 * shape.hidden + serving.streams * 4.0 * shape.vocab) / GIB
-    return c.context_gib + c.graphs_gib + buffers
+    buffers = tokens * 16.0 * shape.hidden + serving.streams * 4.0 * shape.vocab
+    if c.attention_matrix_passes > 0:
+        heads = shape.heads / (gpu_count if serving.split == "tensor" else 1)
+        buffers += tokens * serving.context * heads * 4.0
+    return c.context_gib + c.graphs_gib + buffers / GIB
 
 
 def inference_memory(
@@ -51,7 +60,7 @@ def inference_memory(
     per_gpu_weights = (weights - offloaded) / gpu_count
     kv_stream = shape.kv_bytes(serving.context, serving.kv_cache) / GIB / gpu_count
     kv = kv_stream * serving.streams
-    engine = engine_gib(shape, serving, c)
+    engine = engine_gib(shape, serving, c, gpu_count)
     total = per_gpu_weights + kv + engine
     usable = capacity_gib * (c.reserve_fraction or 1.0)
     fits = total <= usable

@@ -124,3 +124,22 @@ def test_inference_of_a_decoder_is_serving_and_reports_llm_figures() -> None:
     assert analysis.cost.throughput_unit == "generated tokens/s"
     assert analysis.inference.cost is not None
     assert analysis.inference.cost.usd_per_million_tokens is not None
+
+
+@pytest.mark.parametrize(
+    ("preset", "logged_mib"),
+    [("llama-3-8b", 560.0), ("llama-3-70b", 1216.01)],
+)
+def test_llama_cpp_compute_buffer_matches_its_log(preset: str, logged_mib: float) -> None:
+    """llama.cpp (build 2824, flash attention off) logs a CUDA compute buffer of 560 MiB
+    for Llama 3 8B and 1,216 MiB for 70B at n_ctx 8192, n_ubatch 512 (XiongjieDai's
+    notebooks, resources/benchmarks/llm_engine_overheads.csv). The model's buffers are
+    the engine memory less the CUDA context."""
+    from core.calc.inference.constants import FITTED
+    from core.calc.inference.memory import engine_gib
+
+    shape = LlmShape.of(find_preset(preset).architecture)
+    c = FITTED.engines["llama.cpp"]
+    serving = Serving(engine="llama.cpp", prompt_len=8191, gen_len=1)
+    buffers_mib = (engine_gib(shape, serving, c) - c.context_gib) * 1024
+    assert buffers_mib == pytest.approx(logged_mib, rel=0.12)
