@@ -48,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
     add_serving_arguments(parser)
+    parser.add_argument(
+        "--power-limit",
+        type=number(1, 5000),
+        metavar="W",
+        help="inference: cap each GPU at W watts (what-if; generation slows only below "
+        "the power it draws)",
+    )
     parser.add_argument("--json", action="store_true")
 
 
@@ -100,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, gpu: Any, workload: Any) -> int:
     """LLM serving: prefill, time to first token, generation per stream and in aggregate."""
-    from core.calc.inference import inference_memory, inference_speed
+    from core.calc.inference import inference_memory, inference_speed, with_power_limit
+    from core.calc.inference.constants import FITTED
     from core.calc.inference.speed import default_link
     from core.text.inference import speed_lines
 
@@ -116,6 +124,9 @@ def _serve(args: argparse.Namespace, gpu: Any, workload: Any) -> int:
         max_streams=memory.max_streams,
         curves=False,
     )
+    if args.power_limit is not None:
+        speed = with_power_limit(speed, gpu, args.count, args.power_limit)
+    basis = FITTED.engines[serving.engine].basis
     if args.json:
         data = {
             "workload": workload.name,
@@ -130,9 +141,15 @@ def _serve(args: argparse.Namespace, gpu: Any, workload: Any) -> int:
             "bottleneck": speed.bottleneck,
             "step_ms": speed.step_ms,
             "fits": memory.fits,
+            "power_limit_w": args.power_limit,
+            "decode_power_w": speed.decode_power_w,
+            "engine_basis": basis,
         }
         print(json.dumps(data, indent=2))
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}, {serving.engine}, {serving.weights}")
         print("\n".join(speed_lines(speed, memory)))
+        if args.power_limit is not None:
+            print(f"At a {args.power_limit:,.0f} W limit per GPU")
+        print(f"Engine constants: {basis}")
     return 0

@@ -92,3 +92,5 @@ class InferenceResult(Frozen):
     memory: InferenceMemory
     speed: InferenceSpeed
     cost: InferenceCost | None = None
+    engine_basis: str = ""
+    """What the engine's constants were fitted on, in a user's words."""

@@ -89,7 +89,8 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
             f"Mean speed of one stream over the generated tokens = 1 / decode step; "
             f"one step: {step}.\n{speed.streams} stream(s) together: "
             f"{rate(speed.aggregate_decode_tokens_s)} tokens/s. Users served: streams whose "
-            f"KV cache fits beside the weights at the full context ({memory.max_streams}).",
+            f"KV cache fits beside the weights at the full context ({memory.max_streams})."
+            + (f"\nEngine constants: {inf.engine_basis}." if inf.engine_basis else ""),
         ),
         "time": (
             "Time to first token",

@@ -130,7 +130,7 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
     engine = ENGINES.get(row.engine)
     if engine is None:
         return f"engine {row.engine!r} is not modelled"
-    if engine == "llama.cpp" and row.gpu_count > 1 and "Dec 2023" in row.source:
+    if engine == "llama.cpp" and row.gpu_count > 1 and "2023" in row.source:
         return (
             "llama.cpp before January 2024 split every matrix across GPUs by rows "
             "(the layer split became the default then): not modelled"

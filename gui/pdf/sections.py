@@ -172,6 +172,8 @@ def serving_performance_html(b: SheetBuild) -> str:
         ("Users served at this context", str(memory.max_streams)),
         ("Bottleneck", BOTTLENECK_TEXT[speed.bottleneck]),
     ]
+    if inf.engine_basis:
+        pairs.append(("Engine constants", inf.engine_basis))
     html = key_values(pairs)
     for title, points, unit, value in (
         (

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QMimeData, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QProgressDialog
@@ -128,20 +129,39 @@ class FileActions(QObject):
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.canceled.connect(loader.cancel)
-        loader.progress.connect(self._on_url_loader_progress)
-        loader.loaded.connect(self._on_url_loader_loaded)
-        loader.failed.connect(self._on_url_loader_failed)
+        # A signal still queued from an earlier download (or one that outlived its
+        # window) must not reach this download's dialog.
+        loader.progress.connect(
+            lambda received, total, loader=loader: self._on_url_loader_progress(
+                received, total, loader
+            )
+        )
+        loader.loaded.connect(
+            lambda data, loader=loader: (
+                self._on_url_loader_loaded(data) if loader is self.url_loader else None
+            )
+        )
+        loader.failed.connect(
+            lambda message, loader=loader: (
+                self._on_url_loader_failed(message) if loader is self.url_loader else None
+            )
+        )
         self.url_loader, self.progress_dialog = loader, progress
         loader.start()
         return loader
 
-    def _on_url_loader_progress(self, received: int, total: int) -> None:
-        if self.progress_dialog is None:
+    def _on_url_loader_progress(
+        self, received: int, total: int, loader: UrlLoader | None = None
+    ) -> None:
+        dialog = self.progress_dialog
+        if dialog is None or not shiboken6.isValid(dialog):
+            return
+        if loader is not None and loader is not self.url_loader:
             return
         if total > 0:
-            self.progress_dialog.setMaximum(total)
-            self.progress_dialog.setValue(min(received, total))
-        self.progress_dialog.setLabelText(f"Downloading… {received / 1024:.0f} KiB")
+            dialog.setMaximum(total)
+            dialog.setValue(min(received, total))
+        dialog.setLabelText(f"Downloading… {received / 1024:.0f} KiB")
 
     def _on_url_loader_loaded(self, data: bytes) -> None:
         url = self._finish_download()
@@ -219,6 +239,9 @@ class FileActions(QObject):
         if self.url_loader is not None:
             self.url_loader.cancel()
             self.url_loader.wait(5000)
+        # signals still queued from it are ignored (they check their loader)
+        self.url_loader = None
+        self.progress_dialog = None
 
     def show_error(self, title: str, text: str) -> None:
         self.message_box = dialogs.show_error(self._window, title, text)

@@ -11,7 +11,7 @@ import pytest
 
 from core.calc.inference.formats import FORMATS
 from core.catalog import load_catalog
-from core.validation.inference import InferenceRow, fits, resolve
+from core.validation.inference import InferenceRow, fits, load_inference_rows, report, resolve
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
 
@@ -59,3 +59,17 @@ def test_published_ran_and_oom_cells_are_predicted() -> None:
     assert len(rows) == 633
     assert len(wrong) <= len(rows) // 100, wrong
     assert not [w for w in wrong if w.endswith("ran")], wrong
+
+
+def test_held_out_sources_generation_within_target() -> None:
+    """Rows the constants never saw (llm_inference_heldout.csv): XiongjieDai's A40, L40S,
+    RTX 4000/5000 Ada and A100 SXM; mlc-ai/llm-perf-bench; LitGPT's resource tables.
+    Generation must meet the 10 % median target there too; prompt processing misses its
+    15 % target on these GPUs (about 20 %, docs/inference-model.md) and is held at 25 %."""
+    rows = load_inference_rows(BENCHMARKS / "llm_inference_heldout.csv")
+    result = report(rows, load_catalog())
+    assert result["rows"] == 372
+    assert result["resolved"] >= 280
+    tg, pp = result["by_metric"]["tg"], result["by_metric"]["pp"]
+    assert tg["rows"] >= 140 and tg["median_abs_pct_error"] <= 10.0
+    assert pp["rows"] >= 120 and pp["median_abs_pct_error"] <= 25.0

@@ -168,16 +168,27 @@ def fit_engine(
 
 def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
     constants = fit_engine(items, "llama.cpp", FITTED, steps, fit_clock=True)
+    shared = constants.engines["llama.cpp"]
     for engine in ("vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"):
-        # Few rows: the bandwidth, per-step overhead and prefill efficiency only.
+        # How much of the DRAM bandwidth a GPU's weight-streaming kernels reach is the
+        # hardware's (llama.cpp's many rows fit it); each engine has its own costs per
+        # token and per layer and its own prefill kernels. Few rows: those only.
+        constants = with_engine(
+            constants,
+            engine,
+            {
+                "bandwidth_efficiency": shared.bandwidth_efficiency,
+                "per_sm_gb_s": shared.per_sm_gb_s,
+            },
+        )
         constants = fit_engine(
             items,
             engine,
             constants,
             steps // 2,
             fields=(
-                "bandwidth_efficiency",
                 "token_overhead_s",
+                "layer_overhead_s",
                 "prefill_efficiency",
                 "prefill_quant_efficiency",
             ),

@@ -8,14 +8,22 @@ from __future__ import annotations
 from core.calc.inference.constants import FITTED, InferenceConstants
 from core.calc.inference.memory import inference_memory, memory_fixes
 from core.calc.inference.speed import Link, inference_speed
-from core.calc.platform.power import power_limit_throughput_factor
+from core.calc.platform.power import POWER_LIMIT_EXPONENT, power_limit_throughput_factor
 from core.models.build import Build
-from core.models.inference import InferenceCost, InferenceResult
+from core.models.parts import GPU
+from core.models.inference import InferenceCost, InferenceResult, InferenceSpeed
 from core.models.pcie import PcieAssignment
 from core.models.settings import AnalysisSettings
 from core.models.workload import Serving, Workload
 
-__all__ = ["inference_memory", "inference_speed", "is_serving", "serve", "serving_of"]
+__all__ = [
+    "inference_memory",
+    "inference_speed",
+    "is_serving",
+    "serve",
+    "serving_of",
+    "with_power_limit",
+]
 
 HOURS_PER_YEAR = 8766.0
 
@@ -28,6 +36,37 @@ def is_serving(workload: Workload | None) -> bool:
 def serving_of(workload: Workload) -> Serving:
     """The workload's serving settings; the defaults from its precision and lengths."""
     return workload.serving_settings
+
+
+def with_power_limit(
+    speed: InferenceSpeed,
+    gpu: GPU,
+    count: int,
+    limit_w: float,
+    constants: InferenceConstants = FITTED,
+) -> InferenceSpeed:
+    """The speeds under a per-GPU power cap. Prompt processing runs near board power
+    (``prefill_power_fraction``), so any cap below it slows it by the power-limit model
+    (``power_limit_throughput_factor``, Puget Systems' measurement); generation draws
+    only ``decode_power_fraction`` of board power (it waits on memory), so a cap slows it
+    only once it falls below that draw, by the same law relative to the draw."""
+    board = gpu.board_power_w
+    if board is None:
+        return speed
+    prefill = power_limit_throughput_factor(gpu, limit_w / constants.prefill_power_fraction)
+    decode_w = board * constants.decode_power_fraction
+    decode = 1.0 if limit_w >= decode_w else (limit_w / decode_w) ** POWER_LIMIT_EXPONENT
+    capped = min(decode_w, limit_w) * count
+    return speed.model_copy(
+        update={
+            "prefill_tokens_s": speed.prefill_tokens_s * prefill,
+            "ttft_s": speed.ttft_s / min(prefill, decode),
+            "decode_tokens_s_per_stream": speed.decode_tokens_s_per_stream * decode,
+            "aggregate_decode_tokens_s": speed.aggregate_decode_tokens_s * decode,
+            "decode_power_w": capped,
+            "prefill_power_w": min(board * constants.prefill_power_fraction, limit_w) * count,
+        }
+    )
 
 
 def build_link(build: Build, assignment: PcieAssignment) -> Link:
@@ -88,15 +127,14 @@ def serve(
         constants=constants,
     )
     if build.gpu_power_limit_w is not None:
-        factor = power_limit_throughput_factor(gpu, build.gpu_power_limit_w)
-        speed = speed.model_copy(
-            update={
-                "prefill_tokens_s": speed.prefill_tokens_s * factor,
-                "ttft_s": speed.ttft_s / factor,
-            }
-        )
+        speed = with_power_limit(speed, gpu, count, build.gpu_power_limit_w, constants)
     cost = _cost(speed.aggregate_decode_tokens_s, speed.decode_power_w, parts_usd, settings, years)
-    return InferenceResult(memory=memory, speed=speed, cost=cost)
+    return InferenceResult(
+        memory=memory,
+        speed=speed,
+        cost=cost,
+        engine_basis=constants.engines[serving.engine].basis,
+    )
 
 
 def _cost(

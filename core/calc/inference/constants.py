@@ -50,6 +50,9 @@ class EngineConstants:
     attention_matrix_passes: float = 0.0
     """Without fused (flash) attention the prompt's P × P score matrix of every head is
     written and read this many times in fp32; 0 for engines that fuse it."""
+    basis: str = ""
+    """What the engine's constants were fitted on, in a user's words (shown with its
+    estimates)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,10 @@ _LLAMA_CPP = EngineConstants(
     ubatch=512,
     attention_matrix_passes=5.44,
     dequant_ops_per_weight=0.92,
+    basis=(
+        "fitted on 290 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai) and other published "
+        "llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"
+    ),
 )
 """Fitted on the llama.cpp rows (XiongjieDai, llm-tracker.info, llama.cpp pull requests)."""
 
@@ -92,36 +99,47 @@ FITTED = InferenceConstants(
         "llama.cpp": _LLAMA_CPP,
         # vLLM: fitted on its few published rows (Intel Arc Pro B60: no SM count, so the
         # per-SM bound does not apply there); treat with care on NVIDIA.
+        # The DRAM bandwidth a GPU's weight-streaming kernels reach is the hardware's:
+        # every engine shares llama.cpp's fitted bandwidth constants (many GPUs) and has
+        # its own costs per token and layer and its own prefill kernels
+        # (tools/fit/fit_inference.py).
         "vllm": EngineConstants(
-            bandwidth_efficiency=0.3,
-            per_sm_gb_s=14.0,
-            layer_overhead_s=10e-6,
-            token_overhead_s=9.63e-3,
-            prefill_efficiency=0.751,
-            prefill_quant_efficiency=1.0,
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
+            layer_overhead_s=0.4e-6,
+            token_overhead_s=32.0e-3,
+            prefill_efficiency=0.199,
+            prefill_quant_efficiency=0.848,
             hop_s=0.3e-3,
             reserve_fraction=0.9,
             context_gib=0.5,
             graphs_gib=0.7,
             ubatch=8192,
+            basis=(
+                "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog): "
+                "unchecked on NVIDIA GPUs, where vLLM's per-step cost is likely lower"
+            ),
         ),
         "tensorrt-llm": EngineConstants(
-            bandwidth_efficiency=0.78,
-            per_sm_gb_s=15.0,
-            layer_overhead_s=5e-6,
-            token_overhead_s=8.99e-3,
-            prefill_efficiency=0.928,
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
+            layer_overhead_s=0.1e-6,
+            token_overhead_s=7.56e-3,
+            prefill_efficiency=1.0,
             prefill_quant_efficiency=1.0,
             hop_s=0.2e-3,
             reserve_fraction=0.9,
             context_gib=0.5,
             graphs_gib=0.5,
             ubatch=8192,
+            basis=(
+                "fitted on 72 published TensorRT-LLM 0.9.0 rows (NVIDIA's performance "
+                "page: H100, H200, L40S) and Jan's RTX 4090 and 3090 benchmark"
+            ),
         ),
-        # SGLang and ExLlamaV2: starting values, no resolved published rows to fit them on.
         "sglang": EngineConstants(
-            bandwidth_efficiency=0.85,
-            per_sm_gb_s=14.0,
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=10e-6,
             token_overhead_s=1.0e-3,
             prefill_efficiency=0.6,
@@ -131,22 +149,30 @@ FITTED = InferenceConstants(
             context_gib=0.5,
             graphs_gib=0.7,
             ubatch=8192,
+            basis=(
+                "not fitted: no published SGLang row runs on a GPU in the catalog; "
+                "shared bandwidth constants, assumed small per-token costs"
+            ),
         ),
         "transformers": EngineConstants(
-            bandwidth_efficiency=0.3,
-            per_sm_gb_s=9.0,
-            layer_overhead_s=200e-6,
-            token_overhead_s=24.2e-3,
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
+            layer_overhead_s=0.1e-6,
+            token_overhead_s=40.1e-3,
             prefill_efficiency=1.0,
             prefill_quant_efficiency=1.0,
             hop_s=0.5e-3,
             reserve_fraction=None,
             context_gib=0.5,
             ubatch=100_000,
+            basis=(
+                "fitted on 35 published Hugging Face transformers rows (Optimum's GPTQ "
+                "benchmark, A100): eager decoding, a large cost per token"
+            ),
         ),
         "exllamav2": EngineConstants(
-            bandwidth_efficiency=0.85,
-            per_sm_gb_s=12.0,
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=15e-6,
             token_overhead_s=1.0e-3,
             prefill_efficiency=0.5,
@@ -155,6 +181,10 @@ FITTED = InferenceConstants(
             reserve_fraction=None,
             context_gib=0.4,
             ubatch=2048,
+            basis=(
+                "not fitted: no published ExLlamaV2 rows; shared bandwidth constants, "
+                "assumed per-token costs"
+            ),
         ),
     },
     allreduce_latency_s={"nvlink": 8e-6, "pcie": 25e-6, "host": 60e-6},

@@ -26,9 +26,7 @@ HOST_WORKING_GIB = 2.0
 staging buffers): llama.cpp memory-maps the weights, so they are not copied to the host."""
 
 
-def engine_gib(
-    shape: LlmShape, serving: Serving, c: EngineConstants, gpu_count: int = 1
-) -> float:
+def engine_gib(shape: LlmShape, serving: Serving, c: EngineConstants, gpu_count: int = 1) -> float:
     """Engine memory per GPU: context + graphs + the prefill micro-batch's buffers
     (hidden-sized fp32 activations of its tokens) + fp32 logits of one token per stream
     (engines compute logits only for the tokens they sample from) + for engines without

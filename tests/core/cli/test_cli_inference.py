@@ -105,3 +105,22 @@ def test_validate_reads_llm_measurement_files(capsys: pytest.CaptureFixture[str]
             data["by_metric"][metric]
         )
     assert data["by_metric"]["tg"]["median_abs_pct_error"] <= 10.0
+
+
+def test_power_limit_what_if(capsys: pytest.CaptureFixture[str]) -> None:
+    """An RTX 4090 (450 W board power) draws 0.58 × 450 = 261 W while generating.
+    A 300 W cap leaves generation as it is; 200 W slows it by (200/261)^0.23 = 0.94 and
+    prompt processing by (200/450)^0.23 = 0.83 (Puget's power-limit law)."""
+    base = ["predict", "--task", "inference", "--gpu", "RTX 4090", "--workload"]
+    base += ["llama-3.1-8b", "--weights", "q4_k_m", "--json"]
+    _rc, free = _json(capsys, base)
+    _rc, at_300 = _json(capsys, [*base, "--power-limit", "300"])
+    _rc, at_200 = _json(capsys, [*base, "--power-limit", "200"])
+    assert at_300["decode_tokens_s_per_stream"] == pytest.approx(free["decode_tokens_s_per_stream"])
+    assert at_200["decode_tokens_s_per_stream"] / free["decode_tokens_s_per_stream"] == (
+        pytest.approx(0.94, abs=0.005)
+    )
+    assert at_200["prefill_tokens_s"] / free["prefill_tokens_s"] == pytest.approx(0.83, abs=0.005)
+    assert at_200["decode_power_w"] == pytest.approx(200.0)
+    assert at_200["power_limit_w"] == 200.0
+    assert "llama.cpp" in free["engine_basis"]
