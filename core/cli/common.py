@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
@@ -15,7 +15,7 @@ from core.cli.types import number
 from core.errors import RigForgeError, validation_message
 from core.models.cost import CloudRate
 from core.models.settings import AnalysisSettings, CircuitId
-from core.models.workload import Serving
+from core.models.workload import MasterWeights, Offload, Serving, Stack
 from core.text.money import Money
 
 
@@ -87,6 +87,43 @@ def settings_from(args: argparse.Namespace, base: AnalysisSettings) -> AnalysisS
         return AnalysisSettings.model_validate(base.model_dump() | update)
     except ValidationError as error:
         raise RigForgeError(f"invalid option: {validation_message(error)}") from None
+
+
+def add_recipe_arguments(parser: argparse.ArgumentParser) -> None:
+    """Software stack and training-memory recipe options (``recipe_from``)."""
+    group = parser.add_argument_group("software stack and training recipe")
+    group.add_argument(
+        "--stack",
+        choices=get_args(Stack),
+        help="what runs the model and what it fuses (default: pytorch, i.e. PyTorch 2.x)",
+    )
+    group.add_argument(
+        "--master-weights",
+        choices=get_args(MasterWeights),
+        help="none: pure bf16 training without fp32 master weights",
+    )
+    group.add_argument(
+        "--optimizer-in-backward",
+        action="store_true",
+        help="step the optimizer per layer during the backward (gradients never all exist)",
+    )
+    group.add_argument(
+        "--offload",
+        choices=get_args(Offload),
+        help="keep activations and/or optimizer state in host RAM (costs PCIe time)",
+    )
+
+
+def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
+    """Workload fields from the recipe options (only those given)."""
+    fields: dict[str, Any] = {
+        "stack": args.stack,
+        "master_weights": args.master_weights,
+        "offload": args.offload,
+    }
+    if args.optimizer_in_backward:
+        fields["optimizer_in_backward"] = True
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def add_serving_arguments(parser: argparse.ArgumentParser) -> None:

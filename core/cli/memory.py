@@ -8,7 +8,7 @@ from typing import Any, get_args
 
 from core.calc.inference import is_serving
 from core.calc.memory import estimate_vram
-from core.cli.common import add_serving_arguments, serving_from
+from core.cli.common import add_recipe_arguments, add_serving_arguments, recipe_from, serving_from
 from core.cli.types import whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=whole(2, 100_000_000),
         help="serving: tokens in the cache (prompt + output)",
     )
+    add_recipe_arguments(parser)
     add_serving_arguments(parser)
     parser.add_argument("--json", action="store_true")
 
@@ -61,6 +62,7 @@ def _workload(args: argparse.Namespace) -> Any:
         "checkpointing": args.checkpointing,
         "parallelism": args.parallelism,
         "tp_degree": args.tp,
+        **recipe_from(args),
     }
     if args.lora_rank is not None:
         settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}

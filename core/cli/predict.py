@@ -11,12 +11,12 @@ from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
-from core.cli.common import add_serving_arguments, serving_from
+from core.cli.common import add_recipe_arguments, add_serving_arguments, recipe_from, serving_from
 from core.cli.types import number, whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
 from core.models.throughput import HostLink, HostSpec
-from core.models.workload import MAX_BATCH, Optimizer, Parallelism, Precision, Task
+from core.models.workload import MAX_BATCH, Checkpointing, Optimizer, Parallelism, Precision, Task
 from core.text.throughput import bottleneck_text, precision_text, result_lines
 from core.workloads import find_preset, make_workload
 
@@ -47,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--storage-mb-s", type=number(0, 1e6, low_open=True), help="storage read rate in MB/s"
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
+    parser.add_argument(
+        "--checkpointing",
+        choices=get_args(Checkpointing),
+        help="activation checkpointing (full recomputes the forward in the backward)",
+    )
+    add_recipe_arguments(parser)
     add_serving_arguments(parser)
     parser.add_argument(
         "--power-limit",
@@ -72,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         "optimizer": args.optimizer,
         "parallelism": args.parallelism,
         "tp_degree": args.tp,
+        "checkpointing": args.checkpointing,
+        **recipe_from(args),
     }
     workload = make_workload(find_preset(args.workload), **settings)
     if is_serving(workload):

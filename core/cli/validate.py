@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "csv",
         nargs="?",
         type=Path,
-        help="CSV with the columns of throughput_calibration.csv or llm_inference_calibration.csv",
+        help="CSV with the columns of throughput_calibration.csv, llm_inference_calibration.csv, "
+        "training_modern_calibration.csv, vision_inference_calibration.csv or "
+        "llm_finetune_memory_calibration.csv",
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 rows stay on CUDA cores")
     parser.add_argument("--json", action="store_true", help="one JSON object with per-row details")
@@ -49,11 +51,44 @@ def run(args: argparse.Namespace) -> int:
         text = read_limited(args.csv, MAX_BYTES).decode("utf-8", "replace")
         if is_inference_file(text):
             return _inference(args, text, load_catalog())
+        from core.validation.modern import file_kind
+
+        if file_kind(text) is not None:
+            return _modern(args, text, load_catalog())
     report = build_report(load_rows(args.csv), load_catalog(), FITTED, allow_tf32=not args.no_tf32)
     if args.json:
         print(json.dumps(_clean(report)))
     else:
         print("\n".join(report_lines(report)))
+    return 0
+
+
+def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
+    """Training, vision-inference or fine-tuning memory rows of today's stacks."""
+    from core.validation.modern import report
+
+    result = report(text, catalog)
+    if args.json:
+        print(json.dumps(_clean(result)))
+        return 0
+    print(f"{result['kind'].replace('_', ' ')}: {result['resolved']} of {result['rows']} rows")
+    for reason, count in result["unresolved"].items():
+        print(f"  not resolved ({count}): {reason}")
+
+    def line(name: str, summary: dict[str, Any]) -> str:
+        if not summary["rows"]:
+            return f"{name}: no rows"
+        return (
+            f"{name}: {summary['rows']} rows, median error "
+            f"{summary['median_abs_pct_error']:.1f} %, median predicted / measured "
+            f"{summary['median_ratio']:.2f}"
+        )
+
+    print(line("all", {**result, "rows": result["compared"]}))
+    for source, summary in result["by_source"].items():
+        print("  " + line(source, summary))
+    if result.get("fit_agreement") is not None:
+        print(f"fit verdicts right: {result['fit_agreement']:.0%} of {result['fit_rows']}")
     return 0
 
 

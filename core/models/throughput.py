@@ -29,6 +29,8 @@ BottleneckCode = Literal[
     "memory_bound",
     "recurrent_bound",
     "launch_overhead",
+    "recompute",
+    "offload",
     "optimizer_step",
     "data_loading",
     "storage_read",
@@ -99,6 +101,18 @@ class WorkProfile(Frozen):
     dataset_samples: NonNeg | None = None
     target_epochs: Positive | None = None
     target_tokens: Positive | None = None
+    stack: Literal[
+        "pytorch-eager", "pytorch", "pytorch-compile", "transformer-engine", "unsloth"
+    ] = "pytorch-eager"
+    """The stack's fusions scale the base (eager) terms; ``profile_from_workload`` sets it."""
+    grad_accum_steps: Annotated[int, Field(ge=1)] = 1
+    """Micro-batches per optimizer step (gradient accumulation): the gradient exchange
+    and the optimizer step are spread over them."""
+    recompute: Literal["none", "selective", "full"] = "none"
+    """Activation checkpointing: what the backward recomputes (training only)."""
+    offload_bytes_per_step: NonNeg = 0.0
+    """Bytes copied each way between GPU and host per step for offloaded activations and
+    optimizer state (timed over the GPU's PCIe link)."""
 
     @property
     def forward_flops(self) -> float:
@@ -134,6 +148,11 @@ class StepBreakdown(Frozen):
     memory_bound_s: NonNeg
     """Elementwise/normalization traffic and the optimizer step."""
     launch_overhead_s: NonNeg
+    """Host dispatch the GPU waits for (launches longer than the kernels they start)."""
+    recompute_s: NonNeg = 0.0
+    """Forward work that activation checkpointing repeats in the backward."""
+    offload_s: NonNeg = 0.0
+    """PCIe time of offloaded activations and optimizer state not hidden by compute."""
     data_loading_exposed_s: NonNeg
     host_to_device_exposed_s: NonNeg
     communication_exposed_s: NonNeg

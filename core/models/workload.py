@@ -27,8 +27,12 @@ InputKind = Literal["image", "text", "audio"]
 ThroughputUnit = Literal["images/s", "sequences/s", "tokens/s", "mels/s", "audio-samples/s"]
 Task = Literal["training", "lora", "qlora", "inference"]
 Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"]
-Optimizer = Literal["sgd", "adam", "adamw", "adafactor", "adam8bit"]
+Optimizer = Literal["sgd", "adam", "adamw", "adafactor", "adam8bit", "adamw8bit", "paged-adamw8bit"]
 Checkpointing = Literal["none", "selective", "full"]
+Stack = Literal["pytorch-eager", "pytorch", "pytorch-compile", "transformer-engine", "unsloth"]
+"""The training/inference software stack: what it fuses (docs/performance-model.md)."""
+MasterWeights = Literal["fp32", "none"]
+Offload = Literal["none", "activations", "optimizer", "both"]
 Parallelism = Literal["data", "zero1", "zero2", "zero3", "fsdp", "independent"]
 MlpKind = Literal["gelu", "relu", "swiglu"]
 AttentionImpl = Literal["eager", "flash"]
@@ -296,6 +300,19 @@ class Workload(Frozen):
     parallelism: Parallelism = "data"
     tp_degree: Annotated[int, Field(ge=1, le=1024)] = 1
     cpu_offload: bool = False
+    """ZeRO-Offload of optimizer state and (ZeRO-3/FSDP) parameters; see ``offload``."""
+    grad_accum_steps: Annotated[int, Field(ge=1, le=100_000)] = 1
+    """Micro-batches per optimizer step: gradients are exchanged and the optimizer
+    steps once per ``grad_accum_steps`` micro-batches (training only)."""
+    stack: Stack = "pytorch"
+    master_weights: MasterWeights = "fp32"
+    """``none``: pure bf16 training without fp32 master weights."""
+    optimizer_in_backward: bool = False
+    """The optimizer steps each layer as its gradients arrive, so gradients never all
+    exist at once (torchtune optimizer_in_bwd)."""
+    offload: Offload = "none"
+    """What lives in host RAM during training: activations (checkpoints copied to the
+    host), optimizer state, or both; costs PCIe time and host RAM."""
     lora: LoraSettings | None = None
     dataset_samples: Annotated[int, Field(ge=1, le=10**15)] | None = None
     bytes_per_sample: Annotated[float, Field(ge=0, le=1e13)] | None = None
@@ -340,6 +357,10 @@ class Workload(Frozen):
             raise ValueError("QLoRA quantizes the base model: base_bits must be 4 or 8")
         if task == "lora" and self.lora is not None and self.lora.base_bits != 16:
             raise ValueError("LoRA keeps a 16-bit base; use task qlora for a quantized base")
+        if self.offload in ("activations", "both") and not (self.trains and arch.is_transformer):
+            raise ValueError("activation offload is modelled for training transformers only")
+        if self.master_weights == "none" and self.precision in ("fp32", "tf32"):
+            raise ValueError("training without fp32 master weights needs bf16 or fp16 weights")
         if task != "inference" and (self.prompt_len is not None or self.generated_len):
             raise ValueError("prompt_len and generated_len apply to inference only")
         return self
@@ -347,6 +368,14 @@ class Workload(Frozen):
     @property
     def trains(self) -> bool:
         return self.task in TRAINING_TASKS
+
+    @property
+    def offloads_optimizer(self) -> bool:
+        return self.cpu_offload or self.offload in ("optimizer", "both")
+
+    @property
+    def offloads_activations(self) -> bool:
+        return self.offload in ("activations", "both")
 
     @property
     def is_serving(self) -> bool:

@@ -67,4 +67,7 @@ def fix_text(fix: Fix) -> str:
     if "total_gib" in fix.numbers and not fix.code.startswith("serve_"):
         fits = "fits" if fix.numbers.get("fits") == 1 else "still does not fit"
         text += f" → {render_template('{total_gib}', fix.numbers)} GiB, {fits}"
+        pct = fix.numbers.get("throughput_pct")
+        if isinstance(pct, int | float) and pct != 0:
+            text += f", {'+' if pct > 0 else '−'}{abs(pct):.0f} % throughput"
     return text

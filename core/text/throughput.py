@@ -27,7 +27,9 @@ _BOTTLENECK = {
     "attention_bound": "attention kernels",
     "memory_bound": "memory bandwidth (elementwise and normalization)",
     "recurrent_bound": "recurrent cells re-reading their weights",
-    "launch_overhead": "kernel launch overhead on the host",
+    "launch_overhead": "host dispatch (kernels shorter than their launches)",
+    "recompute": "activation checkpointing's recomputed forward",
+    "offload": "PCIe copies of offloaded activations and optimizer state",
     "optimizer_step": "optimizer step (memory bound)",
     "data_loading": "CPU data loading",
     "storage_read": "storage read rate",
@@ -62,7 +64,8 @@ def result_lines(r: ThroughputResult) -> list[str]:
         + (f" ({precision_text(r.precision_note)})" if r.precision_note != "as_requested" else ""),
         f"step: {b.step_s * 1e3:.1f} ms = matmul {b.matmul_s * 1e3:.1f} + attention "
         f"{b.attention_s * 1e3:.1f} + recurrent {b.recurrent_s * 1e3:.1f} + memory-bound "
-        f"{b.memory_bound_s * 1e3:.1f} + launch {b.launch_overhead_s * 1e3:.1f} + data "
+        f"{b.memory_bound_s * 1e3:.1f} + dispatch {b.launch_overhead_s * 1e3:.1f} + "
+        f"recompute {b.recompute_s * 1e3:.1f} + offload {b.offload_s * 1e3:.1f} + data "
         f"{b.data_loading_exposed_s * 1e3:.1f} + host-to-device "
         f"{b.host_to_device_exposed_s * 1e3:.1f} + communication "
         f"{b.communication_exposed_s * 1e3:.1f} ms",

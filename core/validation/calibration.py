@@ -200,7 +200,10 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
         return f"unknown precision {row.precision!r}"
     try:
         preset, settings = row_preset(row)
-        workload = make_workload(preset, precision=precision, **settings)
+        # Lambda and DeepLearningExamples ran eager PyTorch with autocast (2019-2023)
+        workload = make_workload(
+            preset, precision=precision, **({"stack": "pytorch-eager"} | settings)
+        )
     except RigForgeError as error:
         return f"workload {row.model!r}: {error}"
     profile = with_run(profile_from_workload(workload), batch=row.batch)

@@ -38,6 +38,8 @@ class FileActions(QObject):
         self.url_limits = FetchLimits()
         self.url_loader: UrlLoader | None = None
         self.progress_dialog: QProgressDialog | None = None
+        self._updating_progress = False
+        self._release_after_update: QProgressDialog | None = None
         self.message_box: QMessageBox | None = None
         """The last error shown (kept so tests and callers can read it)."""
 
@@ -158,10 +160,19 @@ class FileActions(QObject):
             return
         if loader is not None and loader is not self.url_loader:
             return
-        if total > 0:
-            dialog.setMaximum(total)
-            dialog.setValue(min(received, total))
         dialog.setLabelText(f"Downloading… {received / 1024:.0f} KiB")
+        if total > 0:
+            # A modal progress dialog runs the event loop inside setValue: the download
+            # may finish in there, so the dialog is only released after it returns.
+            self._updating_progress = True
+            try:
+                dialog.setMaximum(total)
+                dialog.setValue(min(received, total))
+            finally:
+                self._updating_progress = False
+            if self._release_after_update is not None:
+                self._release_after_update.deleteLater()
+                self._release_after_update = None
 
     def _on_url_loader_loaded(self, data: bytes) -> None:
         url = self._finish_download()
@@ -183,7 +194,10 @@ class FileActions(QObject):
         if self.progress_dialog is not None:
             self.progress_dialog.canceled.disconnect()
             self.progress_dialog.reset()
-            self.progress_dialog.deleteLater()
+            if self._updating_progress:
+                self._release_after_update = self.progress_dialog
+            else:
+                self.progress_dialog.deleteLater()
             self.progress_dialog = None
         return url
 

@@ -72,6 +72,7 @@ def _rows() -> tuple[tuple[str, str, float, int, float, int], ...]:
             precision=_PRECISION[row.precision],
             optimizer="sgd" if preset.id in SGD_PRESETS else "adam",
             seq_len=LONGEST_CLIP_FRAMES.get(preset.id),
+            stack="pytorch-eager",  # the DLE and Lambda runs (eager attention)
         )
         capacity = resolved.gpu.vram_gib
         result = estimate_vram(workload, capacity, 1, with_fixes=False)

@@ -10,8 +10,8 @@ from core.calc.inference.memory import inference_memory, memory_fixes
 from core.calc.inference.speed import Link, inference_speed
 from core.calc.platform.power import POWER_LIMIT_EXPONENT, power_limit_throughput_factor
 from core.models.build import Build
-from core.models.parts import GPU
 from core.models.inference import InferenceCost, InferenceResult, InferenceSpeed
+from core.models.parts import GPU
 from core.models.pcie import PcieAssignment
 from core.models.settings import AnalysisSettings
 from core.models.workload import Serving, Workload

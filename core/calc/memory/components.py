@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from core.calc.performance.stacks import STACKS
 from core.errors import InvalidWorkload
 from core.models.workload import Workload
 
@@ -35,7 +36,30 @@ _WEIGHT_BYTES = {
     "int8": 1.0,
     "int4": 0.5,
 }
-_OPTIMIZER_BYTES = {"adam": 8.0, "adamw": 8.0, "sgd": 4.0, "adafactor": 4.0, "adam8bit": 2.0}
+_OPTIMIZER_BYTES = {
+    "adam": 8.0,
+    "adamw": 8.0,
+    "sgd": 4.0,
+    "adafactor": 4.0,
+    "adam8bit": 2.0,
+    "adamw8bit": 2.0,
+    "paged-adamw8bit": 2.0,
+}
+"""Optimizer state per trainable parameter (fp32 m and v for Adam; momentum for SGD;
+Adafactor's factored second moment with first moment: HF model_memory_anatomy.md;
+bitsandbytes 8-bit states: 1 byte each for m and v, Dettmers et al. 2022). Paged
+AdamW 8-bit keeps the same state on the GPU and pages it to host RAM only under memory
+pressure (bitsandbytes docs), so its peak is counted like AdamW 8-bit."""
+_OPTIMIZER_BYTES_BF16 = {
+    "adam": 4.0,
+    "adamw": 4.0,
+    "sgd": 2.0,
+    "adafactor": 2.0,
+    "adam8bit": 2.0,
+    "adamw8bit": 2.0,
+    "paged-adamw8bit": 2.0,
+}
+"""The same with bf16 states (no master weights)."""
 """Optimizer state per trainable parameter (HF docs model_memory_anatomy.md: AdamW 8,
 8-bit AdamW 2, SGD with momentum 4; perf_train_gpu_one.md: Adafactor "slightly more
 than 4 bytes")."""
@@ -83,7 +107,12 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         weights = p_total * (2.0 if mixed else 4.0)
         trainable = p_total
         grad_b = 2.0 if mixed else 4.0
-        opt_b = _OPTIMIZER_BYTES[workload.optimizer] + (4.0 if mixed else 0.0)
+        if mixed and workload.master_weights == "none":
+            # pure bf16: no fp32 master copy, and the states take the weights' dtype
+            # (torchtune full fine-tune recipes, dtype bf16)
+            opt_b = _OPTIMIZER_BYTES_BF16[workload.optimizer]
+        else:
+            opt_b = _OPTIMIZER_BYTES[workload.optimizer] + (4.0 if mixed else 0.0)
     elif task in ("lora", "qlora"):
         lora = workload.lora_settings
         trainable = workload.trainable_params
@@ -114,8 +143,13 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         # one gathered layer + one prefetched (DeepSpeed ZeRO-3 gathers parameters per layer)
         working_set = 2.0 * weights / arch.layers if arch.layers and dp > 1 else 0.0
         weights = weights / dp + working_set
-    if workload.cpu_offload:
+    if workload.optimizer_in_backward and workload.trains and arch.layers:
+        # each layer's gradients are applied and freed as the backward produces them
+        # (torchtune optimizer_in_bwd): one layer's, and the next being computed
+        gradients = 2.0 * gradients / arch.layers
+    if workload.offloads_optimizer:
         optimizer = 0.0
+    if workload.cpu_offload:
         if stage in ("zero2", "zero3", "fsdp"):
             gradients = 0.0
         if stage in ("zero3", "fsdp") or task == "inference":
@@ -153,7 +187,8 @@ def transformer_layer_activation_bytes(workload: Workload) -> float:
     sharded = ((2.0 * a * hd + 2.0 * kv * hd) + mlp) * by
     per_token = replicated + sharded / t
     attention = 0.0
-    if arch.attention_impl == "eager" and workload.checkpointing == "none":
+    eager = arch.attention_impl == "eager" and not STACKS[workload.stack].flash_attention
+    if eager and workload.checkpointing == "none":
         attention = a * s * (by + drop * (by + 1.0)) / t
     return s * b * (per_token + attention)
 
@@ -183,6 +218,18 @@ def activation_bytes(workload: Workload) -> float:
         layer = transformer_layer_activation_bytes(workload)
         layers = float(arch.layers or 1)
         logits = 2.0 * by * s * b * v / workload.tp_degree if arch.lm_head else 0.0
+        stack = STACKS[workload.stack]
+        if stack.logit_bytes is not None and arch.lm_head:
+            logits = stack.logit_bytes * s * b * v / workload.tp_degree
+        if stack.chunked_loss:
+            logits = 0.0
+        if workload.offloads_activations:
+            # the layer checkpoints wait in host RAM (host_ram_bytes); the GPU holds the
+            # layer being recomputed and the checkpoint in flight
+            full_layer = transformer_layer_activation_bytes(
+                workload.model_copy(update={"checkpointing": "none"})
+            )
+            return 2.0 * by * s * b * h / workload.tp_degree + full_layer + logits
         if workload.checkpointing == "full":
             full_layer = transformer_layer_activation_bytes(
                 workload.model_copy(update={"checkpointing": "none"})
@@ -250,8 +297,18 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
     staged = copies * arch.params_total * load_b / workload.tp_degree
     pinned = 2.0 * workload.batch_size * (arch.input_bytes_per_sample or 0.0) * gpu_count
     offload = 0.0
-    if workload.cpu_offload and workload.trains:
+    if workload.offloads_optimizer and workload.trains:
         offload = workload.trainable_params * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
     elif workload.cpu_offload:
         offload = arch.params_total * _WEIGHT_BYTES[workload.precision]
+    if workload.offloads_activations and workload.trains and arch.is_transformer:
+        offload += (
+            float(arch.layers or 1)
+            * workload.tokens_per_sequence
+            * workload.batch_size
+            * float(arch.hidden_size or 0)
+            * act_bytes(workload)
+            * gpu_count
+            / workload.tp_degree
+        )
     return staged + pinned + offload

@@ -46,9 +46,9 @@ class ThroughputConstants(Frozen):
     """DRAM bytes per attention score element per training step (fitted): the unfused
     scale/mask/softmax/dropout chain and its backward over the s x s x heads scores."""
     launch_s_per_layer: Annotated[float, Field(ge=0, le=1e-2)]
-    """Host time per layer per training step that the GPU does not hide (fitted): PyTorch
-    eager dispatches each of a layer's small kernels (norms, activations, adds, dropout,
-    optimizer pieces) slower than the GPU runs them, so their launch time adds up."""
+    """Host time eager PyTorch spends dispatching one layer's kernels per training step
+    (fitted; other stacks scale it, ``stacks.StackPhysics.host_factor``). It is hidden
+    while the GPU is busy: ``roofline.GpuStep`` says how much is exposed."""
     launch_s_per_loop_step: Annotated[float, Field(ge=0, le=1e-1)]
     """Host time per timestep of a Python-stepped recurrence per training step."""
     # --- communication ---
@@ -67,21 +67,21 @@ class ThroughputConstants(Frozen):
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.5826,
-    eta_tensor_ampere_ada=0.7274,
-    eta_tensor_hopper_blackwell=0.6285,
+    eta_tensor_volta_turing=0.5845,
+    eta_tensor_ampere_ada=0.7394,
+    eta_tensor_hopper_blackwell=0.5966,
     eta_simt_fp32=1.0,
     attention_rel=1.0,
     recurrent_rel=1.0,
-    amp_activation_bytes=3.166,
-    elementwise_bytes_per_activation=5.189,
-    elementwise_alu_flops=56.5,
-    gemm_half_width=391.7,
+    amp_activation_bytes=3.277,
+    elementwise_bytes_per_activation=5.823,
+    elementwise_alu_flops=61.47,
+    gemm_half_width=460.0,
     score_bytes=0.1,
-    launch_s_per_layer=0.001344,
-    launch_s_per_loop_step=0.004168,
-    eta_link=0.5275,
-    allreduce_latency_s=0.0186,
+    launch_s_per_layer=0.0003,
+    launch_s_per_loop_step=0.004982,
+    eta_link=0.5093,
+    allreduce_latency_s=0.01844,
     eta_memory=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.4741,

@@ -21,7 +21,29 @@ from __future__ import annotations
 from core.models.throughput import WorkProfile
 from core.models.workload import Architecture, Workload
 
-_OPTIMIZER_BYTES = {"sgd": 20.0, "adam": 28.0, "adamw": 28.0, "adafactor": 16.0, "adam8bit": 16.0}
+_OPTIMIZER_BYTES = {
+    "sgd": 20.0,
+    "adam": 28.0,
+    "adamw": 28.0,
+    "adafactor": 16.0,
+    "adam8bit": 16.0,
+    "adamw8bit": 16.0,
+    "paged-adamw8bit": 16.0,
+}
+"""DRAM bytes the optimizer step moves per trainable parameter with fp32 master weights
+(AdamW: read fp32 weight, 16-bit gradient, m and v; write weight, m, v and the 16-bit
+copy = 4 + 2 + 8 + 12 + 2)."""
+_OPTIMIZER_BYTES_NO_MASTER = {
+    "sgd": 10.0,
+    "adam": 14.0,
+    "adamw": 14.0,
+    "adafactor": 8.0,
+    "adam8bit": 10.0,
+    "adamw8bit": 10.0,
+    "paged-adamw8bit": 10.0,
+}
+"""The same in pure bf16 (no master weights; states in bf16, 8-bit states in 1 byte):
+AdamW reads weight, gradient, m, v (2 + 2 + 4) and writes weight, m, v (2 + 4)."""
 _DEFAULT_LAYERS = {"cnn": 50, "flow": 96, "diffusion_unet": 60, "rnn": 8}
 """Kernel-launch groups for nets whose preset gives no layer count (ResNet-50: 50 conv
 layers; WaveGlow: 12 flows x 8 WaveNet layers)."""
@@ -117,7 +139,11 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         pass_factor=pass_factor,
         requested_precision=workload.precision,
         batch_per_gpu=workload.batch_size,
-        optimizer_bytes_per_param=_OPTIMIZER_BYTES[workload.optimizer],
+        optimizer_bytes_per_param=(
+            _OPTIMIZER_BYTES_NO_MASTER
+            if workload.master_weights == "none" and workload.task == "training"
+            else _OPTIMIZER_BYTES
+        )[workload.optimizer],
         grad_bytes_per_param=4.0,
         parallelism=workload.parallelism,
         tp_degree=workload.tp_degree,
@@ -136,7 +162,35 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         dataset_samples=workload.dataset_samples,
         target_epochs=target.epochs if target else None,
         target_tokens=target.tokens if target else None,
+        stack=workload.stack,
+        grad_accum_steps=workload.grad_accum_steps if workload.trains else 1,
+        recompute=workload.checkpointing if workload.trains else "none",
+        offload_bytes_per_step=_offload_bytes(workload),
     )
+
+
+def _offload_bytes(workload: Workload) -> float:
+    """Bytes each way over PCIe per step: the layer checkpoints when activations are
+    offloaded (each layer's input, Korthikanti et al. 2022 Table 2: s·b·h values), and the
+    16-bit gradients out and weights back when the optimizer runs on the CPU
+    (ZeRO-Offload, Ren et al. 2021, §4)."""
+    if not workload.trains:
+        return 0.0
+    arch = workload.architecture
+    out = 0.0
+    if workload.offloads_activations and arch.hidden_size and arch.layers:
+        act = 4.0 if workload.precision in ("fp32", "tf32") else 2.0
+        out += (
+            arch.layers
+            * workload.tokens_per_sequence
+            * workload.batch_size
+            * arch.hidden_size
+            * act
+            / workload.tp_degree
+        )
+    if workload.offloads_optimizer:
+        out += workload.trainable_params * 2.0
+    return out
 
 
 def with_run(

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from core.calc.performance.constants import ThroughputConstants
+from core.calc.performance.stacks import STACKS
 from core.models.parts import GPU
 from core.models.throughput import ComputePrecision, PrecisionNote, WorkProfile
 
@@ -51,9 +52,12 @@ class ComputeMode(NamedTuple):
 class GpuStep(NamedTuple):
     """Seconds per step on one GPU, by class; ``gpu_s`` = device work + exposed host time.
 
-    The host's launch time is added, not overlapped: the kernels it covers (a layer's many
-    small elementwise ones, a Python-stepped recurrence) finish faster than eager PyTorch
-    dispatches them, so the GPU waits for each launch.
+    The CPU dispatches every kernel and runs ahead of the GPU: dispatch costs time only
+    where launches take longer than the kernels they start. With host time *h* and
+    device time *d* per step, the GPU waits ``h² / (h + d)``: nothing when kernels are
+    long (large batches), about ``h − d`` when they are short, and in between the share
+    of kernels that finish before the next is launched (``h / (h + d)``) exposes its
+    launches.
     """
 
     matmul_s: float
@@ -65,6 +69,8 @@ class GpuStep(NamedTuple):
     gpu_s: float
     step_flops: float
     mode: ComputeMode
+    recompute_s: float = 0.0
+    host_s: float = 0.0
 
 
 def fp16_tensor_peak(gpu: GPU) -> float | None:
@@ -209,7 +215,8 @@ def gpu_step_time(
     passes = profile.pass_factor
     peak = max(mode.peak_flops * clock_factor, 1.0)
     bw = gpu.memory_bandwidth_gb_s * 1e9 * c.eta_memory
-    eta = tensor_efficiency(gpu, mode, c)
+    stack = STACKS[profile.stack]
+    eta = min(1.0, tensor_efficiency(gpu, mode, c) * stack.tensor_factor)
 
     shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
     # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements); an
@@ -230,7 +237,10 @@ def gpu_step_time(
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
     # DRAM whatever the matmul speed: unfused attention is memory bound there.
-    attention_s += (passes / 3.0) * batch * profile.attention_score_elements * c.score_bytes / bw
+    if not stack.flash_attention:
+        attention_s += (
+            (passes / 3.0) * batch * profile.attention_score_elements * c.score_bytes / bw
+        )
     recurrent_s = 0.0
     if profile.recurrent_flops > 0:
         # Per-timestep cell GEMMs have only ``batch`` rows.
@@ -245,6 +255,7 @@ def gpu_step_time(
         * batch
         * profile.activation_elements
         * c.elementwise_bytes_per_activation
+        * stack.elementwise_factor
         * act_bytes
         / bw
     )
@@ -262,10 +273,22 @@ def gpu_step_time(
     optimizer_s = (
         profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0
     )
-    launch_s = (passes / 3.0) * (
-        profile.layers * c.launch_s_per_layer + profile.host_loop_steps * c.launch_s_per_loop_step
+    # the optimizer steps once per grad_accum_steps micro-batches
+    optimizer_s /= profile.grad_accum_steps
+    host_s = (passes / 3.0) * (
+        profile.layers * c.launch_s_per_layer * stack.host_factor
+        + profile.host_loop_steps * c.launch_s_per_loop_step
     )
-    device_s = matmul_s + attention_s + recurrent_s + elementwise_s + optimizer_s
+    recompute_s = 0.0
+    if passes > 1.0 and profile.recompute == "full":
+        # the backward runs the whole forward again (Chen et al. 2016, arXiv:1604.06174)
+        recompute_s = (matmul_s + attention_s + recurrent_s + elementwise_s) / passes
+        host_s *= (passes + 1.0) / passes
+    elif passes > 1.0 and profile.recompute == "selective":
+        # only the attention core is recomputed (Korthikanti et al. 2022, §5)
+        recompute_s = attention_s / passes
+    device_s = matmul_s + attention_s + recurrent_s + elementwise_s + optimizer_s + recompute_s
+    launch_s = host_s * host_s / (host_s + device_s) if host_s > 0 else 0.0
     step_flops = passes * batch * profile.forward_flops
     return GpuStep(
         matmul_s,
@@ -277,4 +300,6 @@ def gpu_step_time(
         device_s + launch_s,
         step_flops,
         mode,
+        recompute_s,
+        host_s,
     )

@@ -80,6 +80,14 @@ def comm_link(gpu: GPU, gpus: int, interconnect: InterconnectChoice, pcie: HostL
     return pcie_link
 
 
+def exposed_dispatch(dev: GpuStep, tp: int = 1) -> float:
+    """Host dispatch the GPU waits for when its device work is split ``tp`` ways
+    (``roofline.GpuStep``: h² / (h + d))."""
+    device = (dev.gpu_s - dev.launch_s) / tp
+    h = dev.host_s
+    return h * h / (h + device) if h > 0 else 0.0
+
+
 class _Step(NamedTuple):
     step_s: float
     comm_exposed_s: float
@@ -87,6 +95,7 @@ class _Step(NamedTuple):
     storage_exposed_s: float
     h2d_exposed_s: float
     link: CommLink
+    offload_exposed_s: float = 0.0
 
 
 def _comm_seconds(
@@ -113,7 +122,11 @@ def _comm_seconds(
         if profile.parallelism in ("zero3", "fsdp"):
             volume *= 1.5
             window = device * c.overlap_fraction
-        exposed += max(0.0, volume / bandwidth - window) + c.allreduce_latency_s
+        # DDP and ZeRO-1/2 accumulate locally (no_sync) and exchange gradients once per
+        # optimizer step; FSDP / ZeRO-3 gather the weights and reduce-scatter the
+        # gradients for every micro-batch whatever the accumulation.
+        accum = 1 if profile.parallelism in ("zero3", "fsdp") else profile.grad_accum_steps
+        exposed += (max(0.0, volume / bandwidth - window) + c.allreduce_latency_s) / accum
     return exposed
 
 
@@ -131,14 +144,21 @@ def _whole_step(
     pcie = io.slowest_link or default_link
     link = comm_link(gpu, gpus, interconnect, pcie)
     tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
-    # Tensor parallelism splits the device work; every rank still launches every kernel.
-    gpu_s = (dev.gpu_s - dev.launch_s) / tp + dev.launch_s
+    # Tensor parallelism splits the device work; every rank still launches every kernel,
+    # so more of the host's dispatch is exposed.
+    gpu_s = (dev.gpu_s - dev.launch_s) / tp + exposed_dispatch(dev, tp)
     comm = _comm_seconds(profile, dev, link, gpus, c)
     busy = gpu_s + comm
+    offload = 0.0
+    if profile.offload_bytes_per_step > 0:
+        # copies run both ways at once on the GPU's own link; compute hides part of them
+        copy_s = profile.offload_bytes_per_step / (link_gb_s(pcie) * 1e9 * c.eta_pcie_h2d)
+        offload = max(0.0, copy_s - (dev.gpu_s - dev.launch_s) * c.overlap_fraction)
+    busy += offload
     h2d = max(0.0, io.host_to_device_s - busy)
     load = max(0.0, io.data_loading_s - busy - h2d)
     storage = max(0.0, io.storage_s - busy - h2d - load)
-    return _Step(busy + h2d + load + storage, comm, load, storage, h2d, link)
+    return _Step(busy + h2d + load + storage, comm, load, storage, h2d, link, offload)
 
 
 def _samples_per_s(profile: WorkProfile, step: _Step, gpus: int) -> float:
@@ -153,7 +173,9 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
         "recurrent_bound": dev.recurrent_s / tp,
         "memory_bound": dev.elementwise_s / tp,
         "optimizer_step": dev.optimizer_s / tp,
-        "launch_overhead": dev.launch_s,
+        "launch_overhead": exposed_dispatch(dev, tp),
+        "recompute": dev.recompute_s / tp,
+        "offload": step.offload_exposed_s,
         "data_loading": step.load_exposed_s,
         "storage_read": step.storage_exposed_s,
         "host_to_device": step.h2d_exposed_s,
@@ -205,7 +227,9 @@ def estimate_throughput(
         attention_s=dev.attention_s / tp,
         recurrent_s=dev.recurrent_s / tp,
         memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / tp,
-        launch_overhead_s=dev.launch_s,
+        launch_overhead_s=exposed_dispatch(dev, tp),
+        recompute_s=dev.recompute_s / tp,
+        offload_s=step.offload_exposed_s,
         data_loading_exposed_s=step.load_exposed_s + step.storage_exposed_s,
         host_to_device_exposed_s=step.h2d_exposed_s,
         communication_exposed_s=step.comm_exposed_s,

@@ -43,10 +43,57 @@ def test_kv_cache_honours_gqa() -> None:
 
 def test_korthikanti_layer_formula() -> None:
     # GPT-2 small, fp16, dropout, eager: per layer sbh(34 + 5as/h) bytes, plus logits 4sbv
-    w = make_workload(find_preset("GPT-2 small"), task="training", precision="fp16", batch_size=2)
+    w = make_workload(
+        find_preset("GPT-2 small"),
+        task="training",
+        precision="fp16",
+        batch_size=2,
+        stack="pytorch-eager",
+    )
     s, b, h, a, v = 1024, 2, 768, 12, 50257
     expected = 12 * s * b * h * (34 + 5 * a * s / h) + 4 * s * b * v
     assert vram_breakdown(w, 1).activations_gib == pytest.approx(expected / GIB)
+    # PyTorch 2's scaled_dot_product_attention (FlashAttention) keeps no s x s scores:
+    # sbh x 34 per layer (Korthikanti et al. 2022 Table 2, selective recompute row); its
+    # Hugging Face loss holds 16-bit logits, their fp32 copy, the fp32 log-softmax and
+    # both gradients: 2 + 4 + 4 + 4 + 2 = 16 bytes per logit
+    flash = w.model_copy(update={"stack": "pytorch"})
+    expected = 12 * s * b * h * 34 + 16 * s * b * v
+    assert vram_breakdown(flash, 1).activations_gib == pytest.approx(expected / GIB)
+
+
+def test_memory_recipes_master_weights_optimizers_and_offload() -> None:
+    """Llama-2 7B (6,738,415,616 parameters), bf16 full training on one GPU.
+    Per parameter: weights 2 B, gradients 2 B, AdamW 8 B + fp32 master 4 B = 16 B;
+    pure bf16 drops the master copy and keeps m and v in bf16 (4 B); AdamW 8-bit keeps
+    2 B of state."""
+    p = 6_738_415_616
+    base = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=512
+    )
+    full = vram_breakdown(base, 1)
+    assert full.optimizer_gib == pytest.approx(p * 12 / GIB)
+    none = vram_breakdown(base.model_copy(update={"master_weights": "none"}), 1)
+    assert none.optimizer_gib == pytest.approx(p * 4 / GIB)
+    eight = vram_breakdown(
+        base.model_copy(update={"master_weights": "none", "optimizer": "adamw8bit"}), 1
+    )
+    assert eight.optimizer_gib == pytest.approx(p * 2 / GIB)
+    paged = vram_breakdown(base.model_copy(update={"optimizer": "paged-adamw8bit"}), 1)
+    assert paged.optimizer_gib == pytest.approx(p * (2 + 4) / GIB)
+    # the optimizer steps in the backward: two of the 32 layers' gradients at a time
+    inbwd = vram_breakdown(base.model_copy(update={"optimizer_in_backward": True}), 1)
+    assert inbwd.gradients_gib == pytest.approx(full.gradients_gib * 2 / 32)
+    # optimizer offload: no optimizer state on the GPU
+    off = vram_breakdown(base.model_copy(update={"offload": "optimizer"}), 1)
+    assert off.optimizer_gib == 0.0
+    # activation offload: the GPU keeps one layer plus one 2-byte checkpoint in flight,
+    # far less than full checkpointing's 32 checkpoints
+    acts = base.model_copy(update={"offload": "activations", "checkpointing": "full"})
+    ckpt = base.model_copy(update={"checkpointing": "full"})
+    s, h = 512, 4096
+    saved = vram_breakdown(ckpt, 1).activations_gib - vram_breakdown(acts, 1).activations_gib
+    assert saved == pytest.approx(30 * s * h * 2 / GIB)
 
 
 def test_max_batch_is_largest_that_fits() -> None:

@@ -149,14 +149,49 @@ def test_attention_scores_cost_bandwidth() -> None:
     assert gpu_step_time(p, g, c).attention_s == pytest.approx(expected)
 
 
-def test_host_launch_time_adds_to_device_time_and_does_not_shrink_with_batch() -> None:
+def test_host_dispatch_is_hidden_by_long_kernels_and_exposed_by_short_ones() -> None:
+    """20 layers x 1 ms of host dispatch = h = 20 ms per step. The GPU waits h^2/(h+d):
+    at d = h it waits h/2; at d = 19h only h/20; with tiny kernels nearly all of h."""
     c = UNIT.model_copy(update={"launch_s_per_layer": 1e-3})
     g = gpu("RTX 4090")
-    small = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=1), g, c)
-    large = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=64), g, c)
-    assert small.launch_s == pytest.approx(20 * 1e-3) == large.launch_s
-    assert small.gpu_s == pytest.approx(small.matmul_s + 20 * 1e-3)
-    assert large.gpu_s == pytest.approx(large.matmul_s + 20 * 1e-3)
+    one = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=1), g, c)
+    d = one.matmul_s  # device time of one sample
+    assert one.host_s == pytest.approx(20e-3)
+    for batch in (1, 64, 4096):
+        step = gpu_step_time(profile(layers=20, matmul_flops=1e9, batch_per_gpu=batch), g, c)
+        device = batch * d
+        assert step.launch_s == pytest.approx(0.02**2 / (0.02 + device))
+        assert step.gpu_s == pytest.approx(device + 0.02**2 / (0.02 + device))
+    big = gpu_step_time(profile(layers=20, matmul_flops=1e12, batch_per_gpu=256), g, c)
+    assert big.launch_s < 0.001 * big.gpu_s  # hidden behind long kernels
+
+
+def test_fused_stacks_cut_elementwise_traffic_and_dispatch() -> None:
+    from core.calc.performance.stacks import STACKS
+
+    c = UNIT.model_copy(update={"launch_s_per_layer": 1e-3})
+    g = gpu("RTX 4090")
+    base = profile(layers=20, activation_elements=1e7, batch_per_gpu=8)
+    eager = gpu_step_time(base, g, c)
+    for stack in ("pytorch", "pytorch-compile", "transformer-engine"):
+        fused = gpu_step_time(base.model_copy(update={"stack": stack}), g, c)
+        physics = STACKS[stack]  # type: ignore[index]
+        expected = eager.elementwise_s * physics.elementwise_factor
+        assert fused.elementwise_s == pytest.approx(expected)
+        assert fused.host_s == pytest.approx(eager.host_s * physics.host_factor)
+
+
+def test_full_checkpointing_repeats_the_forward() -> None:
+    """Training = forward + backward (3 forward-equivalents); full recompute adds one
+    forward: 4/3 of the device time, i.e. 25 % less throughput when compute-bound."""
+    g = gpu("RTX 4090")
+    base = profile(matmul_flops=1e11, batch_per_gpu=8)
+    plain = gpu_step_time(base, g, UNIT)
+    full = gpu_step_time(base.model_copy(update={"recompute": "full"}), g, UNIT)
+    assert full.recompute_s == pytest.approx(plain.matmul_s / 3)
+    assert full.gpu_s == pytest.approx(plain.gpu_s * 4 / 3)
+    selective = gpu_step_time(base.model_copy(update={"recompute": "selective"}), g, UNIT)
+    assert selective.recompute_s == 0.0  # no attention to recompute in a plain matmul
 
 
 def test_waveglow_profile_has_wavenet_gemm_shape() -> None:

@@ -1,0 +1,407 @@
+"""Training and vision-inference measurements of today's software stacks, and LLM
+fine-tuning memory, against the model (``rigforge validate FILE``).
+
+Reads, as they are, files with the header of
+``../shared/data/benchmarks/training_modern_calibration.csv`` (training),
+``vision_inference_calibration.csv`` (vision inference) and
+``../shared/data/memory/llm_finetune_memory_calibration.csv`` (memory), and the sourced
+files of the same shape in ``resources/benchmarks/`` (which add a ``stack`` column).
+Each row is predicted as its source ran it: its software stack (the ``stack`` column, or
+what the source names: PyTorch 1.x → ``pytorch-eager``, PyTorch 2 → ``pytorch``, a
+dynamo/compile file → ``pytorch-compile``, NeMo/Megatron → ``transformer-engine``,
+Unsloth → ``unsloth``), precision, batch, sequence length or image size and GPU count.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from core.calc.memory.components import FRAMEWORK_GIB
+from core.calc.memory.vram import vram_breakdown
+from core.calc.performance.constants import FITTED, ThroughputConstants
+from core.calc.performance.profile import profile_from_workload
+from core.calc.performance.scaling import estimate_throughput
+from core.catalog import Catalog
+from core.errors import FileFormatError, RigForgeError
+from core.models.parts import GPU
+from core.models.workload import Stack, Workload
+from core.workloads import find_preset, make_workload
+
+Kind = Literal["training", "vision_inference", "memory"]
+
+TRAINING_HEADER = ("model", "task", "precision", "batch_per_gpu", "seq_len_or_image", "measured")
+VISION_HEADER = ("model", "precision", "batch", "image_size", "measured_images_s")
+MEMORY_HEADER = ("kind", "method", "quant", "measured_gib", "lora_rank")
+
+MODEL_ALIASES = {
+    "resnet50": "resnet50-v1.5",
+    "vgg16": "vgg16",
+    "vit_base_patch16_224": "vit-b16",
+    "llama2-7b": "llama-2-7b",
+    "llama2-13b": "llama-2-13b",
+    "llama2-70b": "llama-2-70b",
+    "llama3-8b": "llama-3-8b",
+    "llama3_8b": "llama-3-8b",
+    "llama3 8b": "llama-3-8b",
+    "llama3-70b": "llama-3-70b",
+    "llama3_70b": "llama-3-70b",
+    "llama3 70b": "llama-3-70b",
+    "llama 3 8b": "llama-3-8b",
+    "llama 3.1 8b": "llama-3.1-8b",
+    "llama-3.1 8b": "llama-3.1-8b",
+    "llama 3.1 70b": "llama-3.1-70b",
+    "llama 3.1 405b": "llama-3.1-405b",
+    "llama3.1_405b": "llama-3.1-405b",
+    "llama 2 13b": "llama-2-13b",
+    "llama-2 7b": "llama-2-7b",
+    "llama-2 13b": "llama-2-13b",
+    "llama-2 70b": "llama-2-70b",
+}
+GPU_ALIASES = {
+    "H100 (DGX-H100, SXM)": "H100 SXM5 80GB",
+    "H100 (SXM, DGX Cloud)": "H100 SXM5 80GB",
+    "A100-SXM4-80G": "A100 SXM4 80GB",
+    "A100 80GB (DGX A100)": "A100 SXM4 80GB",
+    "A100 80GB": "A100 SXM4 80GB",
+    "1x A100-SXM4-40GB": "A100 SXM4 40GB",
+    "2x A100 (40GB)": "A100 SXM4 40GB",
+    "4x A100 (40GB)": "A100 SXM4 40GB",
+    "B200 (DGX-B200)": "B200 SXM",
+    "V100 16GB (DGX-1)": "V100 SXM2 16GB",
+}
+PRECISIONS = {"fp16 amp": "fp16", "fp16": "fp16", "amp": "fp16", "bf16": "bf16", "fp8": "fp8"}
+PRECISIONS |= {"fp32": "fp32", "tf32": "tf32", "bf16 amp": "bf16", "bf16-true": "bf16"}
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    raw: dict[str, str]
+
+    def get(self, name: str) -> str:
+        return (self.raw.get(name) or "").strip()
+
+
+def file_kind(text: str) -> Kind | None:
+    first = text.splitlines()[0].split(",") if text else []
+    names = {n.strip() for n in first}
+    if all(n in names for n in MEMORY_HEADER):
+        return "memory"
+    if all(n in names for n in VISION_HEADER):
+        return "vision_inference"
+    if all(n in names for n in TRAINING_HEADER):
+        return "training"
+    return None
+
+
+def read_rows(text: str) -> list[Row]:
+    reader = csv.DictReader(io.StringIO(text))
+    return [Row(number, raw) for number, raw in enumerate(reader, start=2)]
+
+
+def stack_of(row: Row) -> Stack:
+    """The software stack a source ran (its ``stack`` column, else what it names)."""
+    given = row.get("stack")
+    if given in ("pytorch-eager", "pytorch", "pytorch-compile", "transformer-engine", "unsloth"):
+        return given  # type: ignore[return-value]
+    text = " ".join((row.get("source"), row.get("source_ref"), row.get("notes"), row.get("method")))
+    low = text.lower()
+    if "unsloth" in low:
+        return "unsloth"
+    if "nemo" in low or "megatron" in low:
+        return "transformer-engine"
+    if ("dynamo" in low and "non-dynamo" not in low) or "compile" in low:
+        return "pytorch-compile"
+    if re.search(r"pytorch 1\.|pt1\d|-pt1|pt 1\.", low):
+        return "pytorch-eager"
+    return "pytorch"
+
+
+def _gpu(catalog: Catalog, name: str) -> GPU | str:
+    for candidate in (GPU_ALIASES.get(name), name, re.sub(r"^\d+x\s*", "", name)):
+        if not candidate:
+            continue
+        try:
+            return catalog.gpu(candidate)
+        except RigForgeError:
+            continue
+    return f"GPU {name!r} is not in the catalog"
+
+
+def _preset_and_task(model: str) -> tuple[str, str | None]:
+    name, task = model.strip(), None
+    for suffix, t in ((" lora", "lora"), (" sft", "training")):
+        if name.lower().endswith(suffix):
+            name, task = name[: -len(suffix)], t
+    return MODEL_ALIASES.get(name.lower(), name), task
+
+
+def _int(text: str) -> int | None:
+    try:
+        return int(float(text))
+    except ValueError:
+        return None
+
+
+def _workload(row: Row, kind: Kind) -> Workload | str:
+    preset_name, task = _preset_and_task(row.get("model"))
+    try:
+        preset = find_preset(preset_name)
+    except RigForgeError as error:
+        return str(error)
+    precision = PRECISIONS.get(row.get("precision").lower())
+    if precision is None:
+        return f"precision {row.get('precision')!r} is not modelled"
+    arch = preset.architecture
+    settings: dict[str, Any] = {"precision": precision, "stack": stack_of(row)}
+    if kind == "vision_inference":
+        settings |= {"task": "inference", "batch_size": _int(row.get("batch")) or 1}
+        size = _int(row.get("image_size"))
+    else:
+        settings["task"] = task or row.get("task") or "training"
+        settings["batch_size"] = _int(row.get("batch_per_gpu")) or 1
+        size = _int(row.get("seq_len_or_image"))
+        if settings["task"] in ("lora", "qlora") and precision == "fp8":
+            settings["precision"] = "bf16"
+    if size and (arch.input_kind != "image" or arch.image_resolution_px):
+        settings["seq_len"] = size
+    notes = row.get("notes").lower()
+    if "zero1" in notes:
+        settings["parallelism"] = "zero1"
+    accum = re.search(
+        r"(\d+) accumulation steps|\bga (\d+)\b|gradient_accumulation_steps (\d+)", notes
+    )
+    if accum and settings["task"] != "inference":
+        settings["grad_accum_steps"] = int(next(g for g in accum.groups() if g))
+    try:
+        return make_workload(preset, **settings)
+    except RigForgeError as error:
+        return str(error)
+
+
+def predict_throughput(
+    row: Row, kind: Kind, catalog: Catalog, c: ThroughputConstants = FITTED
+) -> tuple[float, Workload, GPU] | str:
+    gpu = _gpu(catalog, row.get("gpu"))
+    if isinstance(gpu, str):
+        return gpu
+    workload = _workload(row, kind)
+    if isinstance(workload, str):
+        return workload
+    count = _int(row.get("gpu_count")) or 1
+    try:
+        result = estimate_throughput(profile_from_workload(workload), gpu, count, c, curve=False)
+    except RigForgeError as error:
+        return str(error)
+    value = result.total_throughput
+    if row.get("unit") in ("samples/s", "sequences/s") and result.unit == "tokens/s":
+        value /= workload.tokens_per_sequence
+    if row.get("measured_basis") == "per GPU":
+        value /= count
+    return value, workload, gpu
+
+
+def _measured(row: Row, kind: Kind) -> float | None:
+    text = row.get("measured_images_s" if kind == "vision_inference" else "measured")
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+def _summary(items: list[dict[str, Any]]) -> dict[str, Any]:
+    errors = [abs(i["ratio"] - 1.0) * 100.0 for i in items]
+    ratios = [i["ratio"] for i in items]
+    return {
+        "rows": len(items),
+        "median_abs_pct_error": statistics.median(errors) if errors else None,
+        "median_ratio": statistics.median(ratios) if ratios else None,
+    }
+
+
+def throughput_report(
+    rows: list[Row], kind: Kind, catalog: Catalog, c: ThroughputConstants = FITTED
+) -> dict[str, Any]:
+    details: list[dict[str, Any]] = []
+    unresolved: dict[str, int] = {}
+    for row in rows:
+        measured = _measured(row, kind)
+        outcome = predict_throughput(row, kind, catalog, c) if measured else "no measured value"
+        if isinstance(outcome, str):
+            unresolved[outcome] = unresolved.get(outcome, 0) + 1
+            continue
+        predicted, workload, gpu = outcome
+        assert measured is not None
+        details.append(
+            {
+                "line": row.line,
+                "source": row.get("source"),
+                "model": row.get("model"),
+                "workload": workload.preset_id,
+                "stack": workload.stack,
+                "gpu": gpu.id,
+                "gpu_count": _int(row.get("gpu_count")) or 1,
+                "measured": measured,
+                "predicted": predicted,
+                "ratio": predicted / measured,
+            }
+        )
+    return _report(rows, details, unresolved)
+
+
+def _report(
+    rows: list[Row], details: list[dict[str, Any]], unresolved: dict[str, int]
+) -> dict[str, Any]:
+    by_source: dict[str, list[dict[str, Any]]] = {}
+    for d in details:
+        by_source.setdefault(d["source"], []).append(d)
+    return {
+        **_summary(details),
+        "rows": len(rows),
+        "resolved": len(details),
+        "compared": len(details),
+        "by_source": {s: _summary(items) for s, items in by_source.items()},
+        "unresolved": unresolved,
+        "details": details,
+    }
+
+
+def _memory_workload(row: Row) -> Workload | str:
+    preset_name, _task = _preset_and_task(row.get("model"))
+    try:
+        preset = find_preset(preset_name)
+    except RigForgeError as error:
+        return str(error)
+    method = row.get("method").lower()
+    quant = row.get("quant").lower()
+    task = (
+        "inference"
+        if method.startswith("inference")
+        else "qlora"
+        if method.startswith("qlora") or "nf4" in quant
+        else "lora"
+        if method.startswith("lora")
+        else "training"
+    )
+    precision = PRECISIONS.get(row.get("precision").lower(), "bf16")
+    settings: dict[str, Any] = {
+        "task": task,
+        "precision": precision,
+        "batch_size": _int(row.get("batch")) or 1,
+        "stack": stack_of(row),
+    }
+    seq = _int(row.get("seq_len"))
+    if seq:
+        if task == "inference":
+            settings |= {"prompt_len": seq, "generated_len": 0}
+        else:
+            settings["seq_len"] = seq
+    if task in ("lora", "qlora"):
+        rank = _int(row.get("lora_rank")) or 8
+        lora: dict[str, Any] = {"rank": rank, "base_bits": 4 if task == "qlora" else 16}
+        if task == "lora":
+            lora["targets"] = ("q", "v")
+        settings["lora"] = lora
+    if task == "inference" and "nf4" in quant:
+        settings["precision"] = "int4"
+    checkpointing = row.get("checkpointing")
+    if checkpointing in ("none", "selective", "full") and task != "inference":
+        settings["checkpointing"] = checkpointing
+    if "offloaded gradient checkpointing" in method:
+        settings["offload"] = "activations"
+    if "unsloth" in method:
+        settings["stack"] = "unsloth"
+    elif "hugging face" in method or "litgpt" in method:
+        settings["stack"] = "pytorch"  # PyTorch 2 with scaled_dot_product_attention
+    if "fsdp" in method:
+        settings["parallelism"] = "fsdp"
+    optimizer = row.get("optimizer")
+    if optimizer and task != "inference":
+        settings["optimizer"] = optimizer
+    try:
+        return make_workload(preset, **settings)
+    except RigForgeError as error:
+        return str(error)
+
+
+def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
+    """``measured`` rows: predicted GiB (allocated, so without the CUDA context) against
+    the measured peak; ``max-context-fit`` rows: does the published longest context fit
+    on a GPU of that size (``fit_agreement``)."""
+    del catalog  # GPU sizes are given in the rows
+    details: list[dict[str, Any]] = []
+    unresolved: dict[str, int] = {}
+    fits_right = fits_total = 0
+    for row in rows:
+        workload = _memory_workload(row)
+        if isinstance(workload, str):
+            unresolved[workload] = unresolved.get(workload, 0) + 1
+            continue
+        count = _int(row.get("gpu_count")) or 1
+        try:
+            breakdown = vram_breakdown(workload, count)
+            measured = float(row.get("measured_gib"))
+        except (RigForgeError, ValueError) as error:
+            reason = str(error) or "unreadable measured_gib"
+            unresolved[reason] = unresolved.get(reason, 0) + 1
+            continue
+        if row.get("kind") == "max-context-fit":
+            fits_total += 1
+            fits_right += breakdown.total_gib <= measured
+            details.append(
+                {
+                    "line": row.line,
+                    "source": row.get("source"),
+                    "model": row.get("model"),
+                    "method": row.get("method"),
+                    "gpu_count": count,
+                    "capacity_gib": measured,
+                    "context": workload.seq_len,
+                    "predicted_total_gib": breakdown.total_gib,
+                    "fits": breakdown.total_gib <= measured,
+                }
+            )
+            continue
+        predicted = breakdown.total_gib - FRAMEWORK_GIB
+        details.append(
+            {
+                "line": row.line,
+                "source": row.get("source"),
+                "model": row.get("model"),
+                "method": row.get("method"),
+                "gpu_count": count,
+                "measured": measured,
+                "predicted": predicted,
+                "ratio": predicted / measured,
+            }
+        )
+    measured_rows = [d for d in details if "ratio" in d]
+    report = _report(rows, measured_rows, unresolved)
+    report["details"] = details
+    report["resolved"] = len(details)
+    report["compared"] = len(measured_rows)
+    report["fit_rows"] = fits_total
+    report["fit_agreement"] = fits_right / fits_total if fits_total else None
+    return report
+
+
+REPORTS: dict[Kind, Callable[[list[Row], Catalog], dict[str, Any]]] = {
+    "memory": memory_report,
+    "training": lambda rows, catalog: throughput_report(rows, "training", catalog),
+    "vision_inference": lambda rows, catalog: throughput_report(rows, "vision_inference", catalog),
+}
+
+
+def report(text: str, catalog: Catalog) -> dict[str, Any]:
+    kind = file_kind(text)
+    if kind is None:
+        raise FileFormatError("the CSV has none of the known headers")
+    result = REPORTS[kind](read_rows(text), catalog)
+    return {"kind": kind, **result}

@@ -1,0 +1,78 @@
+"""Today's software stacks against published measurements (``rigforge validate FILE``):
+the three shared calibration files are read as they are, each row as its source ran it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.catalog import load_catalog
+from core.validation.modern import Row, report, stack_of
+from gui.main import main as rigforge
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+FILES = {
+    "training": SHARED / "benchmarks" / "training_modern_calibration.csv",
+    "vision_inference": SHARED / "benchmarks" / "vision_inference_calibration.csv",
+    "memory": SHARED / "memory" / "llm_finetune_memory_calibration.csv",
+}
+needs_shared = pytest.mark.skipif(
+    not all(p.is_file() for p in FILES.values()), reason="shared calibration data absent"
+)
+
+
+@needs_shared
+@pytest.mark.parametrize("kind", list(FILES))
+def test_validate_reads_each_file_with_its_keys(
+    kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert rigforge(["validate", str(FILES[kind]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == kind
+    for key in ("rows", "resolved", "median_abs_pct_error", "median_ratio", "by_source"):
+        assert key in data, key
+    assert data["resolved"] >= 0.8 * data["rows"]
+    for summary in data["by_source"].values():
+        assert {"rows", "median_abs_pct_error", "median_ratio"} <= set(summary)
+    if kind == "memory":
+        assert "fit_agreement" in data
+
+
+def _row(**fields: str) -> Row:
+    return Row(2, dict(fields))
+
+
+def test_stack_is_what_the_source_ran() -> None:
+    assert stack_of(_row(source="timm results, RTX 3090, PyTorch 1.12 + CUDA 11.3")) == (
+        "pytorch-eager"
+    )
+    assert stack_of(_row(source="NVIDIA NeMo performance summary")) == "transformer-engine"
+    assert stack_of(_row(notes="torch.compile (dynamo) results file")) == "pytorch-compile"
+    assert stack_of(_row(notes="eager (non-dynamo file), PyTorch 1.13")) == "pytorch-eager"
+    assert stack_of(_row(source="x", stack="unsloth")) == "unsloth"
+    assert stack_of(_row(source="torchtitan, PyTorch 2.4")) == "pytorch"
+
+
+@needs_shared
+def test_long_context_fine_tuning_fits_where_published() -> None:
+    """Unsloth's README: the longest Llama 3.1 8B QLoRA context that fits each GPU size
+    (Unsloth with offloaded checkpoints; Hugging Face + FlashAttention 2). At that
+    context the model must say it fits, and use most of the card (> 60 %) — not a
+    trivially optimistic verdict."""
+    result = report(FILES["memory"].read_text(encoding="utf-8"), load_catalog())
+    rows = [d for d in result["details"] if "fits" in d]
+    assert len(rows) == 13
+    assert result["fit_agreement"] == 1.0
+    shares = [d["predicted_total_gib"] / d["capacity_gib"] for d in rows]
+    assert min(shares) > 0.6, shares
+
+
+@needs_shared
+def test_fine_tuning_memory_median_within_twenty_percent() -> None:
+    """LitGPT's measured peaks (max_memory_allocated, no CUDA context): median error
+    16 % (docs/performance-model.md); the 10 % target is not met (LoRA under FSDP keeps
+    a full copy of the weights at its peak, which the model does not)."""
+    result = report(FILES["memory"].read_text(encoding="utf-8"), load_catalog())
+    assert result["median_abs_pct_error"] <= 20.0
