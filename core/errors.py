@@ -42,8 +42,68 @@ def validation_message(error: ValidationError, *, prefix: str = "") -> str:
     The one formatter every reader of files, feeds, catalogs and edits uses.
     """
     first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
+    where = field_words(prefix.rstrip(".").split(".") + [str(p) for p in first["loc"]])
     message = str(first["msg"]).removeprefix("Value error, ")
     more = error.error_count() - 1
-    text = f"field '{prefix}{where}': {message}" if (prefix or where) else message
+    text = f"{where}: {message}" if where else message
     return text + (f" (and {more} more problems)" if more else "")
+
+
+_FIELD_WORDS = {
+    "gpu": "GPU",
+    "cpu": "CPU",
+    "psu": "power supply",
+    "gpu_count": "GPU count",
+    "gpu_power_limit_w": "GPU power limit",
+    "nvlink_bridges": "NVLink bridges",
+    "seq_len": "sequence length",
+    "batch_size": "batch size",
+    "tp_degree": "tensor-parallel degree",
+    "vram_gib": "VRAM",
+    "usd": "price",
+}
+
+
+_UNITS = (
+    ("_gb_s", " (GB/s)"),
+    ("_mb_s", " (MB/s)"),
+    ("_gib", " (GiB)"),
+    ("_gb", " (GB)"),
+    ("_tflops", " (TFLOPS)"),
+    ("_mhz", " (MHz)"),
+    ("_mm", " (mm)"),
+    ("_usd", " (USD)"),
+    ("_w", " (W)"),
+)
+
+
+def _unit_words(name: str) -> str:
+    for suffix, unit in _UNITS:
+        if name.endswith(suffix):
+            return name.removesuffix(suffix).replace("_", " ") + unit
+    return name.replace("_", " ")
+
+
+def field_words(path: list[str]) -> str:
+    """A field path as a person reads it: ``builds.0.gpu`` → "Build 1, GPU"."""
+    words: list[str] = []
+    parts = [p for p in path if p]
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        nxt = parts[i + 1] if i + 1 < len(parts) else None
+        if nxt is not None and nxt.isdigit():
+            name = {"builds": "Build", "drives": "drive", "prices": "price"}.get(
+                part, part.rstrip("s").replace("_", " ")
+            )
+            words.append(f"{name} {int(nxt) + 1}")
+            i += 2
+            continue
+        if part.isdigit():
+            words.append(f"item {int(part) + 1}")
+        elif part not in ("snapshot", "root"):
+            words.append(_FIELD_WORDS.get(part) or _unit_words(part))
+        i += 1
+    if words:
+        words[0] = words[0][:1].upper() + words[0][1:]
+    return ", ".join(words)

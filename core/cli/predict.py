@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise InvalidWorkload("--count must be at least 1")
-    gpu = load_catalog().gpu(args.gpu)
+    catalog = load_catalog()
+    gpu = catalog.gpu(args.gpu)
     settings: dict[str, Any] = {
         "precision": args.precision,
         "batch_size": args.batch,
@@ -102,14 +103,27 @@ def run(args: argparse.Namespace) -> int:
         host=host,
         allow_tf32=not args.no_tf32,
     )
+    from core.calc.performance.stacks import STACKS
+    from core.validation.published import expected_error_pct, published_for
+
+    published = published_for(catalog, gpu.id, workload.preset_id, workload.precision)
+    expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
     if args.json:
         data = {"workload": workload.name, "gpu": gpu.id, **result.model_dump()}
         data["bottleneck_text"] = bottleneck_text(result.bottleneck)
         data["precision_text"] = precision_text(result.precision_note)
+        data["published"] = [p.as_json() for p in published]
+        data["expected_error_pct"] = expected
+        data["stack_basis"] = STACKS[workload.stack].basis
         print(json.dumps(data, indent=2))
     else:
-        print(f"{workload.name} on {args.count}x {gpu.name}")
+        print(f"{workload.name} on {args.count}x {gpu.name}, {workload.stack}")
         print("\n".join(result_lines(result)))
+        for p in published:
+            print(p.text())
+        if expected is not None:
+            print(f"expected error: ±{expected:.0f} % median on this workload's published runs")
+        print(f"stack constants: {STACKS[workload.stack].basis}")
     return 0
 
 

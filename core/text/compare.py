@@ -14,6 +14,7 @@ from core.models.checks import SEVERITY_ORDER
 from core.text.cost import total_text
 from core.text.money import USD, Money
 from core.text.summary import duration_text
+from core.text.verdict import build_verdict
 
 Better = Literal["lower", "higher"] | None
 NA = "n/a"
@@ -101,8 +102,15 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
             "verdict",
             "Verdict",
             [float(SEVERITY_ORDER[a.verdict]) for a in a_s],
-            [a.verdict.upper() for a in a_s],
+            [build_verdict(a).headline for a in a_s],
             "lower",
+        ),
+        _row(
+            "first_problem",
+            "First problem",
+            [None] * len(a_s),
+            [build_verdict(a).first if a.verdict == "fail" else "" for a in a_s],
+            None,
         ),
         _row(
             "cost",

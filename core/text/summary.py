@@ -10,6 +10,7 @@ from core.models.analysis import Analysis
 from core.text.cost import total_text
 from core.text.money import Money
 from core.text.throughput import bottleneck_text, precision_text
+from core.text.verdict import not_buildable
 
 NA = "n/a"
 
@@ -186,7 +187,32 @@ def bottleneck_figure(a: Analysis) -> Figure:
     return Figure("bottleneck", "Bottleneck", what or text, share, why)
 
 
+def with_published(figure: Figure, short: str, long: str) -> Figure:
+    """The figure with the published measurement beside it (detail) and in full (why)."""
+    detail = f"{figure.detail} · {short}" if figure.detail else short
+    why = f"{figure.why}\n\nPublished measurements and accuracy:\n{long}"
+    return Figure(figure.key, figure.title, figure.value, detail, why, figure.severity)
+
+
+def _not_buildable(figure: Figure, reason: str) -> Figure:
+    """The estimate moves to the detail: the build cannot run as it is."""
+    detail = f"{figure.value} once fixed" if figure.value not in (NA, "unknown") else ""
+    why = f"{reason[0].upper()}{reason[1:]}.\nOnce that is fixed: {figure.why}"
+    return Figure(figure.key, figure.title, "Not buildable", detail, why, "fail")
+
+
 def summary_figures(a: Analysis, money: Money) -> list[Figure]:
+    figures = _summary_figures(a, money)
+    reason = not_buildable(a)
+    if reason is None:
+        return figures
+    return [
+        _not_buildable(f, reason) if f.key in ("throughput", "time", "per_unit") else f
+        for f in figures
+    ]
+
+
+def _summary_figures(a: Analysis, money: Money) -> list[Figure]:
     figures = [
         vram_figure(a),
         throughput_figure(a),

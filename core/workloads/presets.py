@@ -149,6 +149,19 @@ def find_preset(name: str) -> WorkloadPreset:
     raise LookupFailed(f"unknown workload {name!r}{hint}")
 
 
+def recipe_settings(preset: WorkloadPreset, task: str | None = None) -> dict[str, Any]:
+    """Settings of the common recipe for a preset's task, for a user's starting point:
+    LoRA/QLoRA fine-tuning of a decoder on 2,048-token sequences with full activation
+    checkpointing (the defaults of Hugging Face PEFT/TRL and torchtune LoRA recipes use
+    sequences of this order and checkpointing on a single consumer GPU)."""
+    task = task or preset.default_task
+    arch = preset.architecture
+    if task in ("lora", "qlora") and arch.kind == "decoder":
+        seq = min(2048, arch.default_seq_len or 2048)
+        return {"seq_len": seq, "checkpointing": "full"}
+    return {}
+
+
 def make_workload(preset: WorkloadPreset, **settings: Any) -> Workload:
     """A ``Workload`` from a preset; impossible settings raise ``InvalidWorkload`` (with reason)."""
     fields: dict[str, Any] = {

@@ -135,7 +135,25 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
         ("Sequence length", str(w.seq_len or a.default_seq_len or "n/a")),
         ("Optimizer", w.optimizer),
         ("Parallelism", f"{w.parallelism}" + (f", TP {w.tp_degree}" if w.tp_degree > 1 else "")),
+        ("Software stack", w.stack),
         ("Activation checkpointing", w.checkpointing),
+        (
+            "Memory recipe",
+            ", ".join(
+                part
+                for part in (
+                    "no fp32 master weights" if w.master_weights == "none" else "",
+                    "optimizer in backward" if w.optimizer_in_backward else "",
+                    f"offload {w.offload}" if w.offload != "none" else "",
+                    "ZeRO offload" if w.cpu_offload else "",
+                    f"{w.grad_accum_steps} micro-batches per step"
+                    if w.grad_accum_steps > 1
+                    else "",
+                )
+                if part
+            )
+            or "standard",
+        ),
         ("Dataset", f"{w.dataset_samples:,} samples" if w.dataset_samples else "not set"),
         ("Target", target),
     ]

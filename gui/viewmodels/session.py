@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from core.calc.compatibility import incompatibilities
 from core.calc.fixes import PART_FIELDS, apply_fix
 from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
@@ -26,7 +27,7 @@ from core.models.parts import Category, Part
 from core.models.session import MAX_BUILDS, Session
 from core.models.settings import AnalysisSettings
 from core.models.workload import Architecture, Workload
-from core.workloads import find_preset, make_workload
+from core.workloads import find_preset, make_workload, recipe_settings
 
 INT_FIELDS = {"gpu_count", "psu_count", "cpu_count", "memory_kits", "nvlink_bridges"}
 DEFAULT_PRESET = "resnet50-v1.5"
@@ -122,6 +123,11 @@ class SessionViewModel(QObject):
         """Catalog parts of ``category`` plus the custom parts defined this session."""
         custom = tuple(p for p in self._custom.values() if p.category == category)
         return custom + self.catalog.parts(cast(Category, category))
+
+    def incompatibilities(self, category: str) -> dict[str, str | None]:
+        """Why each part of ``category`` cannot go into the shown build (``None``: it can),
+        for the part pickers."""
+        return incompatibilities(self.build, category, self.parts(category))
 
     def part(self, part_id: str, category: Category) -> Part:
         if part_id in self._custom:
@@ -251,10 +257,11 @@ class SessionViewModel(QObject):
         except RigForgeError as error:
             return self._reject(str(error))
         keep = {"precision": self.workload.precision} if self.workload else {}
+        recipe = recipe_settings(preset)
         try:
-            workload = make_workload(preset, **keep)
+            workload = make_workload(preset, **recipe, **keep)
         except RigForgeError:
-            workload = make_workload(preset)
+            workload = make_workload(preset, **recipe)
         return self.set_workload(f"Workload {preset.name}", workload)
 
     def set_architecture(self, name: str, architecture: Architecture) -> str | None:

@@ -132,7 +132,12 @@ class BuildEditorPanel(QWidget):
     def _on_build_changed(self, build: Build) -> None:
         self._shown = build
         for field, picker in self.pickers.items():
-            picker.set_parts(self._vm.parts(picker.category), getattr(build, field))
+            category = picker.category
+            picker.set_parts(
+                self._vm.parts(category),
+                getattr(build, field),
+                self._vm.incompatibilities(category),
+            )
         self.drive_picker.set_parts(self._vm.parts("drive"), build.drives[0].drive)
         values = (
             (self.gpu_count, build.gpu_count),

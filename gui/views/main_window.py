@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.analysis import Analysis
+from core.text.verdict import build_verdict
 from gui.charts.panel import ChartsPanel
 from gui.theme import apply_theme
 from gui.viewmodels.root import ViewModels, new_session
@@ -38,6 +40,12 @@ DEFAULT_SIZE = QSize(1600, 1000)
 
 if TYPE_CHECKING:
     from gui.views.prices_dialog import PricesDialog
+
+
+def _tip(action: QAction, verb: str, text: str) -> None:
+    if not shiboken6.isValid(action):
+        return  # the window is gone; the undo stack outlives it
+    action.setStatusTip(f"{verb}: {text}" if text else f"Nothing to {verb.lower()}")
 
 
 class MainWindow(QMainWindow):
@@ -136,6 +144,11 @@ class MainWindow(QMainWindow):
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        # status tips in words (the actions' own texts carry the menu's "&" accelerators)
+        self.undo_action.setStatusTip("Nothing to undo")
+        self.redo_action.setStatusTip("Nothing to redo")
+        stack.undoTextChanged.connect(self._on_undo_stack_undo_text_changed)
+        stack.redoTextChanged.connect(self._on_undo_stack_redo_text_changed)
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
         edit_menu.addSeparator()
@@ -180,11 +193,17 @@ class MainWindow(QMainWindow):
     def _on_session_edit_rejected(self, message: str) -> None:
         self.statusBar().showMessage(f"Not changed: {message}", 8000)
 
+    def _on_undo_stack_undo_text_changed(self, text: str) -> None:
+        _tip(self.undo_action, "Undo", text)
+
+    def _on_undo_stack_redo_text_changed(self, text: str) -> None:
+        _tip(self.redo_action, "Redo", text)
+
     def _on_undo_stack_index_changed(self, _index: int) -> None:
         stack = self.session_view_model.undo_stack
-        text = stack.undoText()
-        verdict = self.analysis_view_model.analysis.verdict.upper()
-        self.statusBar().showMessage(f"{text} — overall {verdict}" if text else verdict, 5000)
+        text = stack.undoText().replace("&", "")
+        verdict = build_verdict(self.analysis_view_model.analysis).headline
+        self.statusBar().showMessage(f"{text} — {verdict}" if text else verdict, 5000)
 
     def _on_settings_changed(self, settings: AppSettings) -> None:
         app = QApplication.instance()

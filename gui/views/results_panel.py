@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 
 from core.models.analysis import Analysis
 from core.text.cost import cost_lines
-from core.text.summary import summary_figures
+from core.text.summary import summary_figures, with_published
 from core.text.throughput import result_lines
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
@@ -23,6 +23,7 @@ from gui.viewmodels.settings import AppSettings, SettingsViewModel
 from gui.views.checks_panel import ChecksPanel
 from gui.views.parts_panel import PartsPanel
 from gui.views.summary_cards import SummaryCardsPanel
+from gui.views.verdict_banner import VerdictBanner
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:
@@ -56,6 +57,7 @@ class ResultsPanel(QWidget):
         super().__init__()
         self._vm = view_model
         self._settings = settings
+        self.banner = VerdictBanner()
         self.cards = SummaryCardsPanel()
         self.checks = ChecksPanel()
         self.step_table = _table(("Step time", "ms", "share"))
@@ -75,9 +77,11 @@ class ResultsPanel(QWidget):
         self.tabs.addTab(self.details, "Cost && details")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.banner)
         layout.addWidget(self.cards)
         layout.addWidget(self.tabs, 1)
         self.checks.fix_requested.connect(self._on_checks_fix_requested)
+        self.banner.fix_requested.connect(self._on_checks_fix_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         view_model.analysis_changed.connect(self._on_view_model_analysis_changed)
         settings.settings_changed.connect(self._on_settings_changed)
@@ -89,8 +93,21 @@ class ResultsPanel(QWidget):
 
     def _on_view_model_analysis_changed(self, analysis: Analysis) -> None:
         money = self._settings.money
-        self.cards.show_figures(summary_figures(analysis, money))
+        figures = summary_figures(analysis, money)
+        note = self._vm.published_note(analysis)
+        if note is not None:
+            figures = [with_published(f, *note) if f.key == "throughput" else f for f in figures]
+        self.cards.show_figures(figures)
         applicable = tuple(self._vm.can_apply(c) for c in analysis.checks)
+        fixable = next(
+            (
+                ok
+                for c, ok in zip(analysis.checks, applicable, strict=True)
+                if c.severity == "fail" and c.fix is not None and c.fix.applicable
+            ),
+            False,
+        )
+        self.banner.show_analysis(analysis, fixable)
         self.checks.set_checks(analysis.checks, applicable)
         self._show_breakdowns(analysis)
         self.parts_panel.show_analysis(analysis, money)

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QLabel,
+    QMessageBox,
     QSizePolicy,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -119,7 +119,8 @@ class SummaryCard(QFrame):
         self.value.setFont(font)
         self.detail = ElidedLabel(max_lines=2)
         self.detail.setObjectName("cardDetail")
-        self.why = QLabel("<a href='why'>why?</a>")  # our own link, no data
+        # our own link, no data; a blue that reads on light and dark backgrounds
+        self.why = QLabel("<a href='why' style='color:#3d8bfd;'>why?</a>")
         self.why.setTextFormat(Qt.TextFormat.RichText)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         layout = QVBoxLayout(self)
@@ -131,6 +132,7 @@ class SummaryCard(QFrame):
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
         self.why.linkActivated.connect(self._on_why_link_activated)
         self.explanation = ""
+        self.explanation_box: QMessageBox | None = None
         self._figure: tuple[str, ...] = ()
         self._colour = ""
 
@@ -153,9 +155,20 @@ class SummaryCard(QFrame):
         self.why.setToolTip(plain.tip(figure.why))
 
     def _on_why_link_activated(self, _link: str) -> None:
-        QToolTip.showText(
-            self.why.mapToGlobal(self.why.rect().bottomLeft()), plain.tip(self.explanation), self
+        """The explanation in a window of its own: it stays while the mouse moves, and its
+        text can be selected and copied."""
+        box = plain.message_box(
+            QMessageBox.Icon.NoIcon,
+            f"Why: {self.title.text()}",
+            f"{self._figure[1] if self._figure else ''}\n\n{self.explanation}",
+            QMessageBox.StandardButton.Close,
+            self.window(),
         )
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setModal(False)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.explanation_box = box
+        box.show()
 
 
 class SummaryCardsPanel(QWidget):

@@ -20,7 +20,18 @@ from PySide6.QtWidgets import (
 
 from core.errors import RigForgeError
 from core.models.session import Session
-from core.models.workload import Architecture, Engine, KvFormat, Split, WeightsFormat, Workload
+from core.models.workload import (
+    Architecture,
+    Engine,
+    KvFormat,
+    MasterWeights,
+    Offload,
+    Optimizer,
+    Split,
+    Stack,
+    WeightsFormat,
+    Workload,
+)
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
 from gui.viewmodels.session import SessionViewModel, default_workload
@@ -29,10 +40,13 @@ from gui.views.editor_widgets import compact_form, spin_box
 
 TASKS = ("training", "lora", "qlora", "inference")
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
-OPTIMIZERS = ("sgd", "adam", "adamw", "adafactor", "adam8bit")
+OPTIMIZERS = get_args(Optimizer)
 CHECKPOINTING = ("none", "selective", "full")
 PARALLELISM = ("data", "zero1", "zero2", "zero3", "fsdp", "independent")
 TARGETS = ("none", "epochs", "tokens")
+STACKS = get_args(Stack)
+MASTER_WEIGHTS = get_args(MasterWeights)
+OFFLOADS = get_args(Offload)
 ENGINES = get_args(Engine)
 WEIGHTS = get_args(WeightsFormat)
 KV_FORMATS = get_args(KvFormat)
@@ -92,6 +106,11 @@ class WorkloadEditorPanel(QWidget):
         self.custom_apply = QPushButton("Use these sizes")
         self.task = _combo(TASKS, "Full training, LoRA/QLoRA fine-tuning, or inference")
         self.precision = _combo(PRECISIONS, "Compute precision (fp16/bf16 = mixed precision)")
+        self.stack = _combo(
+            STACKS,
+            "Software that runs the model: plain PyTorch (eager or default), torch.compile, "
+            "Transformer Engine or Unsloth; the more it fuses, the faster it runs",
+        )
         self.batch = spin_box(1, 65536, "Per-GPU micro-batch size")
         self.seq_len = spin_box(
             0, 1_048_576, "Tokens per sequence (0 = model default)", special="default"
@@ -100,8 +119,27 @@ class WorkloadEditorPanel(QWidget):
         self.checkpointing = _combo(CHECKPOINTING, "Activation (gradient) checkpointing")
         self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
         self.tp_degree = spin_box(1, 64, "Tensor-parallel degree")
-        self.offload = QCheckBox("offload")
-        self.offload.setToolTip(plain.tip("Offload optimizer state and parameters to CPU memory"))
+        self.master_weights = _combo(
+            MASTER_WEIGHTS,
+            "fp32: keep an fp32 copy of the weights for the optimizer (usual mixed precision); "
+            "none: train the bf16/fp16 weights directly, which needs less memory",
+        )
+        self.optimizer_in_backward = QCheckBox("step in backward")
+        self.optimizer_in_backward.setToolTip(
+            plain.tip(
+                "Update each layer as soon as its gradients are ready, so the gradients of "
+                "the whole model are never in memory at once"
+            )
+        )
+        self.offload_mode = _combo(
+            OFFLOADS,
+            "Keep activations, optimizer state or both in the computer's RAM: "
+            "less GPU memory, but slower (copied over PCIe)",
+        )
+        self.offload = QCheckBox("ZeRO offload")
+        self.offload.setToolTip(
+            plain.tip("ZeRO-Offload: optimizer state and parameters in CPU memory (ZeRO or FSDP)")
+        )
         self.dataset = spin_box(
             0, 2_000_000_000, "Samples in the dataset (0 = unknown)", special="unknown"
         )
@@ -156,6 +194,7 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.task)
         pair.addWidget(self.precision)
         run.addRow("Task", pair)
+        run.addRow("Stack", self.stack)
         pair = QHBoxLayout()
         pair.addWidget(self.batch)
         pair.addWidget(self.seq_len)
@@ -164,6 +203,11 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.optimizer)
         pair.addWidget(self.checkpointing)
         run.addRow("Optimizer", pair)
+        pair = QHBoxLayout()
+        pair.addWidget(self.master_weights)
+        pair.addWidget(self.offload_mode)
+        pair.addWidget(self.optimizer_in_backward)
+        run.addRow("Master / offload", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.parallelism)
         pair.addWidget(self.tp_degree)
@@ -211,8 +255,11 @@ class WorkloadEditorPanel(QWidget):
         combos = {
             self.task: "task",
             self.precision: "precision",
+            self.stack: "stack",
             self.optimizer: "optimizer",
             self.checkpointing: "checkpointing",
+            self.master_weights: "master_weights",
+            self.offload_mode: "offload",
             self.parallelism: "parallelism",
         }
         for combo, field in combos.items():
@@ -223,6 +270,9 @@ class WorkloadEditorPanel(QWidget):
         self.seq_len.valueChanged.connect(lambda v: self._edit("seq_len", v or None))
         self.tp_degree.valueChanged.connect(lambda v: self._edit("tp_degree", v))
         self.offload.toggled.connect(lambda on: self._edit("cpu_offload", on))
+        self.optimizer_in_backward.toggled.connect(
+            lambda on: self._edit("optimizer_in_backward", on)
+        )
         self.dataset.valueChanged.connect(lambda v: self._edit("dataset_samples", v or None))
         self.bytes_per_sample.valueChanged.connect(
             lambda v: self._edit("bytes_per_sample", v or None)
@@ -269,8 +319,12 @@ class WorkloadEditorPanel(QWidget):
         widgets: list[tuple[Any, Any]] = [
             (self.task, w.task),
             (self.precision, w.precision),
+            (self.stack, w.stack),
             (self.optimizer, w.optimizer),
             (self.checkpointing, w.checkpointing),
+            (self.master_weights, w.master_weights),
+            (self.offload_mode, w.offload),
+            (self.optimizer_in_backward, w.optimizer_in_backward),
             (self.parallelism, w.parallelism),
             (self.target_kind, target_kind),
             (self.batch, w.batch_size),
@@ -305,7 +359,8 @@ class WorkloadEditorPanel(QWidget):
         self._show_serving(w)
 
     def _show_serving(self, w: Workload) -> None:
-        """The serving fields for an LLM served for inference; training fields off then."""
+        """The serving fields for an LLM served for inference; training fields off then
+        (the stack too: serving has its own engine)."""
         serving = w.is_serving
         self.serving_box.setVisible(serving)
         training = w.task != "inference"
@@ -317,8 +372,13 @@ class WorkloadEditorPanel(QWidget):
             self.bytes_per_sample,
             self.parallelism,
             self.offload,
+            self.master_weights,
+            self.optimizer_in_backward,
+            self.offload_mode,
         ):
             widget.setEnabled(training)
+        # the serving engine replaces the training stack for an LLM served
+        self.stack.setEnabled(not serving)
         self.target_value.setEnabled(training and self.target_kind.currentText() != "none")
         for widget in (self.batch, self.seq_len):
             widget.setEnabled(not serving and widget.isEnabled())

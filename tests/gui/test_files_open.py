@@ -107,8 +107,8 @@ def _doc(**build: object) -> bytes:
 
 BAD_FILES = {
     "malformed": (b'{"format": "rigforge", "version": 2,', "not valid JSON at line 1"),
-    "wrong type": (_doc(gpu_count="two"), "gpu_count"),
-    "out of range": (_doc(gpu_count=99), "gpu_count"),
+    "wrong type": (_doc(gpu_count="two"), "Build 1, GPU count: "),
+    "out of range": (_doc(gpu_count=99), "Build 1, GPU count: "),
     "unknown part": (_doc(gpu="rtx-9999"), "'rtx-9999' is not in this catalog"),
     "deeply nested": (b"[" * 5000 + b"]" * 5000, "nested more than"),
     "binary": (bytes(range(256)) * 8, "binary"),

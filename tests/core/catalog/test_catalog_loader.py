@@ -39,12 +39,12 @@ def test_bad_field_names_file_entry_and_field(tmp_path: Path) -> None:
     message = str(error.value)
     assert "gpus.json" in message
     assert "'test-gpu'" in message
-    assert "memory_bandwidth_gb_s" in message
+    assert "Memory bandwidth (GB/s)" in message  # the field as a person reads it
 
 
 def test_missing_field_and_nested_field_are_named(tmp_path: Path) -> None:
     missing = {k: v for k, v in GOOD_GPU.items() if k != "vram_gib"}
-    with pytest.raises(CatalogError, match="vram_gib"):
+    with pytest.raises(CatalogError, match="VRAM: Field required"):
         load_catalog_files([write(tmp_path, "a.json", "gpu", [missing])])
     undated = GOOD_GPU | {"price": {"usd": 5, "kind": "msrp", "source": "x"}}
     with pytest.raises(CatalogError, match=r"price.*date"):

@@ -94,11 +94,11 @@ def test_unknown_part_without_snapshot_is_named() -> None:
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        (("builds", 0, "gpu_count"), -2, "gpu_count"),
-        (("builds", 0, "gpu_count"), 10**9, "gpu_count"),
-        (("builds", 0, "gpu_count"), "two", "gpu_count"),
-        (("settings", "utilization"), 7, "utilization"),
-        (("builds", 0, "gpu", "snapshot", "vram_gib"), -24, "vram_gib"),
+        (("builds", 0, "gpu_count"), -2, "^Build 1, GPU count: "),
+        (("builds", 0, "gpu_count"), 10**9, "^Build 1, GPU count: "),
+        (("builds", 0, "gpu_count"), "two", "^Build 1, GPU count: "),
+        (("settings", "utilization"), 7, "^Settings, utilization: "),
+        (("builds", 0, "gpu", "snapshot", "vram_gib"), -24, r"^Build 1, GPU, VRAM: "),
     ],
 )
 def test_bad_values_name_their_field(path: tuple, value: Any, message: str) -> None:
@@ -119,7 +119,7 @@ def test_nan_and_missing_fields_rejected() -> None:
         parse_document(text.encode(), CATALOG)
     raw = to_document(Session(builds=(BUILD,))).model_dump(mode="json")
     del raw["builds"][0]["motherboard"]
-    with pytest.raises(FileFormatError, match=r"builds\.0\.motherboard.*Field required"):
+    with pytest.raises(FileFormatError, match=r"Build 1, motherboard: Field required"):
         parse_document(doc_bytes(raw), CATALOG)
 
 

@@ -1,0 +1,133 @@
+"""Published measurements beside an estimate: the bundled calibration rows run on the same
+GPU model with the same workload, and the model's validated error for that workload.
+
+``published_for`` looks rows up in ``resources/benchmarks/throughput_calibration.csv``
+(Lambda and NVIDIA DeepLearningExamples; index built once, on first use).
+``expected_error_pct`` reads ``resources/benchmarks/model_errors.json``: the median
+absolute error per workload of ``rigforge validate`` on that file, written by
+``python -m tools.fit.model_errors`` (a test keeps it equal to the model in force).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from core.catalog import Catalog
+from core.errors import RigForgeError
+from core.validation.calibration import load_rows, row_preset
+
+ERRORS_FILE = "model_errors.json"
+PRECISION_CLASS = {"fp32": "fp32", "tf32": "fp32", "fp16-amp": "16-bit", "fp16": "16-bit"}
+PRECISION_CLASS |= {"bf16": "16-bit"}
+
+
+@dataclass(frozen=True)
+class Published:
+    gpu_count: int
+    batch: int | None
+    precision: str
+    throughput: float
+    unit: str
+    source: str
+
+    @property
+    def publisher(self) -> str:
+        repo = self.source.split("|", 1)[0]
+        return {
+            "lambdal/deeplearning-benchmark": "Lambda",
+            "NVIDIA/DeepLearningExamples": "NVIDIA DeepLearningExamples",
+        }.get(repo, repo)
+
+    def text(self) -> str:
+        batch = f" at batch {self.batch}" if self.batch else ""
+        gpus = f" on {self.gpu_count} GPUs" if self.gpu_count > 1 else ""
+        return (
+            f"published: {self.throughput:,.0f} {self.unit}{batch}{gpus}, "
+            f"{self.precision}, {self.publisher}"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "gpu_count": self.gpu_count,
+            "batch_per_gpu": self.batch,
+            "precision": self.precision,
+            "throughput": self.throughput,
+            "unit": self.unit,
+            "publisher": self.publisher,
+            "source": self.source,
+        }
+
+
+@lru_cache(maxsize=4)
+def _index(catalog_id: int, catalog: Catalog) -> dict[tuple[str, str], tuple[Published, ...]]:
+    del catalog_id
+    out: dict[tuple[str, str], list[Published]] = {}
+    gpus: dict[str, str | None] = {}
+    for row in load_rows():
+        name = row.note("gpu_canon") or row.gpu_model
+        if name not in gpus:
+            gpu_id = None
+            for candidate in (row.note("gpu_canon"), row.gpu_model):
+                if not candidate:
+                    continue
+                try:
+                    gpu_id = catalog.gpu(candidate).id
+                    break
+                except RigForgeError:
+                    continue
+            gpus[name] = gpu_id
+        gpu_id = gpus[name]
+        try:
+            preset, _settings = row_preset(row)
+        except RigForgeError:
+            continue
+        if gpu_id is None:
+            continue
+        unit = preset.architecture.throughput_unit
+        out.setdefault((gpu_id, preset.id), []).append(
+            Published(row.gpu_count, row.batch, row.precision, row.throughput, unit, row.source)
+        )
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def published_for(
+    catalog: Catalog, gpu_id: str, preset_id: str | None, precision: str | None = None
+) -> tuple[Published, ...]:
+    """Published runs of ``preset_id`` on ``gpu_id`` (same precision class when given),
+    fewest GPUs first."""
+    if preset_id is None:
+        return ()
+    rows = _index(id(catalog), catalog).get((gpu_id, _base_preset(preset_id)), ())
+    if precision is not None:
+        wanted = PRECISION_CLASS.get(precision, "16-bit" if precision != "fp32" else "fp32")
+        rows = tuple(r for r in rows if PRECISION_CLASS.get(r.precision) == wanted)
+    return tuple(sorted(rows, key=lambda r: (r.gpu_count, -(r.batch or 0))))
+
+
+def _base_preset(preset_id: str) -> str:
+    return preset_id.removesuffix("-full-softmax")
+
+
+@lru_cache(maxsize=1)
+def _errors() -> dict[str, Any]:
+    text = resources.files("resources.benchmarks").joinpath(ERRORS_FILE).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def expected_error_pct(preset_id: str | None) -> float | None:
+    """The model's median absolute throughput error on the published runs of this
+    workload (``None`` when none were published)."""
+    if preset_id is None:
+        return None
+    value = _errors()["by_workload"].get(_base_preset(preset_id))
+    return None if value is None else float(value)
+
+
+def overall_error() -> tuple[float, int]:
+    data = _errors()
+    return float(data["median_abs_pct_error"]), int(data["rows"])

@@ -1,0 +1,54 @@
+"""The build's verdict at a glance: "Won't work — 3 problems: …" with a one-click fix."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton
+
+from core.models.analysis import Analysis
+from core.models.checks import Check
+from core.text.verdict import build_verdict
+from gui.views import plain
+
+BANNER_STYLE = {
+    "fail": "background:#fdecea;color:#8e1b1b;border:1px solid #c62828;",
+    "warn": "background:#fff4e0;color:#6b4000;border:1px solid #b26a00;",
+    "pass": "background:#e8f5e9;color:#1b5e20;border:1px solid #2e7d32;",
+}
+
+
+class VerdictBanner(QFrame):
+    """One line (wrapped when long) with the verdict and its first problem."""
+
+    fix_requested = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("verdictBanner")
+        self.label = plain.label()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fix_button = QPushButton("Apply fix")
+        self.fix_button.setToolTip(
+            plain.tip("Apply the fix of the first problem (Ctrl+Z undoes it)")
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.fix_button)
+        self._check: Check | None = None
+        self.severity = "pass"
+        self.fix_button.clicked.connect(self._on_fix_button_clicked)
+
+    def show_analysis(self, analysis: Analysis, can_apply: bool) -> None:
+        verdict = build_verdict(analysis)
+        self.severity = verdict.severity
+        self.label.setText(verdict.text)
+        self.setStyleSheet(f"#verdictBanner{{{BANNER_STYLE[verdict.severity]}}}")
+        self.label.setStyleSheet("border:none;background:transparent;")
+        self._check = verdict.fix_check if can_apply else None
+        self.fix_button.setVisible(self._check is not None)
+
+    def _on_fix_button_clicked(self) -> None:
+        if self._check is not None:
+            self.fix_requested.emit(self._check)

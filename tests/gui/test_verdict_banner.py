@@ -1,0 +1,61 @@
+"""One verdict at a glance, 'not buildable' instead of numbers for a build that cannot
+run, and published measurements beside the estimate."""
+
+from __future__ import annotations
+
+from gui.views.main_window import MainWindow
+from tests.gui.conftest import card
+
+
+def test_default_build_works_and_names_its_first_advisory(window: MainWindow) -> None:
+    banner = window.results.banner
+    assert banner.severity != "fail"
+    assert banner.label.text().startswith("Works")
+    assert not banner.fix_button.isVisibleTo(window)
+
+
+def test_failing_build_says_wont_work_and_fixes_in_one_click(window: MainWindow) -> None:
+    window.build_editor.gpu_count.setValue(4)  # four 4090s overload the default PSU
+    banner = window.results.banner
+    fails = [c for c in window.analysis_view_model.analysis.checks if c.severity == "fail"]
+    assert banner.severity == "fail"
+    word = "problem" if len(fails) == 1 else "problems"
+    assert banner.label.text().startswith(f"Won't work — {len(fails)} {word}: ")
+    for key in ("throughput", "time", "per_unit"):
+        assert card(window, key) == "Not buildable"
+    assert "once fixed" in window.results.cards.cards["throughput"].detail.text()
+    assert banner.fix_button.isVisibleTo(window)
+    banner.fix_button.click()
+    after = [c for c in window.analysis_view_model.analysis.checks if c.severity == "fail"]
+    assert len(after) < len(fails)
+    window.undo_action.trigger()
+    assert window.results.banner.severity == "fail"
+
+
+def test_published_measurement_beside_the_estimate(window: MainWindow) -> None:
+    """The default build: two RTX 4090s; Lambda published ResNet-50 fp16 on 2 x RTX 4090 at
+    2,468 images/s (batch 448 per GPU)."""
+    editor = window.workload_editor
+    index = editor.preset.findData("resnet50-v1.5")
+    editor.preset.setCurrentIndex(index)
+    editor.preset.activated.emit(index)
+    precision = editor.precision.findText("fp16")
+    editor.precision.setCurrentIndex(precision)
+    editor.precision.activated.emit(precision)
+    throughput = window.results.cards.cards["throughput"]
+    assert "published: 2,468 images/s at batch 448 on 2 GPUs" in throughput.detail.text()
+    assert "Lambda" in throughput.explanation and "model error" in throughput.explanation
+
+
+def test_lora_preset_starts_from_the_common_recipe(window: MainWindow) -> None:
+    """Llama-3 8B LoRA starts at 2,048 tokens with full checkpointing and fits a 24 GB
+    RTX 4090: 16.1 GB of bf16 weights, 16 B x 2,048 x 128,256 = 4.2 GB of loss logits,
+    32 checkpoints of 2,048 x 4,096 x 2 B = 0.5 GB, one layer being recomputed."""
+    editor = window.workload_editor
+    index = editor.preset.findData("llama-3-8b")
+    editor.preset.setCurrentIndex(index)
+    editor.preset.activated.emit(index)
+    w = window.session_view_model.workload
+    assert w is not None and w.task == "lora"
+    assert (w.seq_len, w.checkpointing) == (2048, "full")
+    assert card(window, "vram") == "Yes"

@@ -1,0 +1,151 @@
+"""The training recipe in the workload editor: software stack, master weights, optimizer
+in backward and offload, as a user picks them; refused picks and undo put things back."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox
+
+from gui.views.main_window import MainWindow
+from tests.gui.conftest import card
+
+
+def _choose(combo: QComboBox, text: str) -> None:
+    index = combo.findText(text)
+    assert index >= 0, text
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)  # what a user's pick sends
+
+
+def _rate(text: str) -> float:
+    return float(text.split()[0].replace(",", ""))
+
+
+def _train_llama_2_7b(window: MainWindow) -> None:
+    editor = window.workload_editor
+    editor.preset.setCurrentIndex(editor.preset.findData("llama-2-7b"))
+    editor.preset.activated.emit(editor.preset.currentIndex())
+    _choose(editor.task, "training")
+    _choose(editor.precision, "bf16")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.preset_id == "llama-2-7b"
+    assert (workload.task, workload.precision) == ("training", "bf16")
+
+
+def test_every_new_choice_is_offered(window: MainWindow) -> None:
+    editor = window.workload_editor
+    optimizers = [editor.optimizer.itemText(i) for i in range(editor.optimizer.count())]
+    assert "adamw8bit" in optimizers and "paged-adamw8bit" in optimizers
+    stacks = [editor.stack.itemText(i) for i in range(editor.stack.count())]
+    assert stacks == [
+        "pytorch-eager",
+        "pytorch",
+        "pytorch-compile",
+        "transformer-engine",
+        "unsloth",
+    ]
+    assert editor.stack.currentText() == "pytorch"  # the model's default, shown
+    assert editor.master_weights.currentText() == "fp32"
+    assert editor.offload_mode.currentText() == "none"
+    assert not editor.optimizer_in_backward.isChecked()
+    for widget in (editor.stack, editor.master_weights, editor.offload_mode):
+        assert widget.toolTip()
+
+
+def test_compiled_stack_is_faster_than_eager(window: MainWindow) -> None:
+    editor = window.workload_editor
+    _choose(editor.stack, "pytorch-eager")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.stack == "pytorch-eager"
+    eager = card(window, "throughput")
+    _choose(editor.stack, "pytorch-compile")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.stack == "pytorch-compile"
+    compiled = card(window, "throughput")
+    assert eager.endswith("images/s") and compiled.endswith("images/s")
+    # torch.compile fuses elementwise chains and launches fewer kernels: never slower
+    assert _rate(compiled) > _rate(eager)
+
+
+def test_no_master_weights_needs_less_vram(window: MainWindow) -> None:
+    _train_llama_2_7b(window)
+    editor = window.workload_editor
+    with_master = window.analysis_view_model.analysis.vram.total_gib
+    _choose(editor.master_weights, "none")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.master_weights == "none"
+    without = window.analysis_view_model.analysis.vram.total_gib
+    # the fp32 master copy alone is 4 B per parameter: 6.74e9 x 4 B / 2^30 = 25.1 GiB
+    # (bf16 optimizer states, when the model counts them, save more on top)
+    assert without < with_master - 24
+
+
+def test_optimizer_in_backward_is_kept_and_needs_no_more_vram(window: MainWindow) -> None:
+    _train_llama_2_7b(window)
+    editor = window.workload_editor
+    before = window.analysis_view_model.analysis.vram.total_gib
+    editor.optimizer_in_backward.setChecked(True)
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.optimizer_in_backward
+    assert window.analysis_view_model.analysis.vram.total_gib <= before
+
+
+def test_activation_offload_of_a_cnn_is_refused(window: MainWindow) -> None:
+    editor = window.workload_editor
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.architecture.kind == "cnn"  # ResNet-50
+    _choose(editor.offload_mode, "optimizer")
+    assert window.session_view_model.workload.offload == "optimizer"  # type: ignore[union-attr]
+    _choose(editor.offload_mode, "activations")
+    assert window.session_view_model.workload.offload == "optimizer"  # type: ignore[union-attr]
+    assert editor.offload_mode.currentText() == "optimizer"
+    assert "Not changed" in window.statusBar().currentMessage()
+
+
+def test_no_master_weights_with_fp32_is_refused(window: MainWindow) -> None:
+    editor = window.workload_editor
+    _choose(editor.precision, "fp32")
+    _choose(editor.master_weights, "none")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.master_weights == "fp32"
+    assert editor.master_weights.currentText() == "fp32"
+
+
+def test_undo_restores_the_previous_stack(window: MainWindow) -> None:
+    editor = window.workload_editor
+    _choose(editor.stack, "transformer-engine")
+    window.undo_action.trigger()
+    assert window.session_view_model.workload.stack == "pytorch"  # type: ignore[union-attr]
+    assert editor.stack.currentText() == "pytorch"
+    window.redo_action.trigger()
+    assert editor.stack.currentText() == "transformer-engine"
+    # consecutive edits of one field undo as one step (as for every field): another edit
+    # in between keeps the two stack picks apart
+    editor.batch.setValue(64)
+    _choose(editor.stack, "unsloth")
+    assert window.session_view_model.workload.stack == "unsloth"  # type: ignore[union-attr]
+    window.undo_action.trigger()
+    assert window.session_view_model.workload.stack == "transformer-engine"  # type: ignore[union-attr]
+    assert editor.stack.currentText() == "transformer-engine"
+
+
+def test_recipe_fields_are_off_for_inference(window: MainWindow) -> None:
+    editor = window.workload_editor
+    recipe = (editor.master_weights, editor.optimizer_in_backward, editor.offload_mode)
+    assert all(widget.isEnabled() for widget in recipe)
+    _choose(editor.task, "inference")  # ResNet-50 inference: not LLM serving
+    assert window.session_view_model.workload.task == "inference"  # type: ignore[union-attr]
+    assert not any(widget.isEnabled() for widget in recipe)
+    assert editor.stack.isEnabled()
+    _choose(editor.task, "training")
+    assert all(widget.isEnabled() for widget in recipe)
+
+
+def test_serving_an_llm_turns_the_stack_off(window: MainWindow) -> None:
+    editor = window.workload_editor
+    editor.preset.setCurrentIndex(editor.preset.findData("llama-3-8b"))
+    editor.preset.activated.emit(editor.preset.currentIndex())
+    _choose(editor.task, "inference")
+    assert window.session_view_model.workload.is_serving  # type: ignore[union-attr]
+    assert not editor.stack.isEnabled()
+    assert not editor.master_weights.isEnabled()
+    assert editor.engine.isEnabled()
