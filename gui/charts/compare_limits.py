@@ -27,15 +27,19 @@ class CompareLimitsChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("VRAM and wall power against their limits (%)", parent)
         plot = self.getPlotItem()
-        plot.addLegend(offset=(-8, 8))  # named items join it when added
         self.vram_bars = pg.BarGraphItem(
             x0=[], y=[], height=BAR, width=[], brush=SERIES_COLOURS[0], name="VRAM / capacity"
         )
         self.power_bars = pg.BarGraphItem(
             x0=[], y=[], height=BAR, width=[], brush=SERIES_COLOURS[1], name="wall / circuit"
         )
-        for item in (self.vram_bars, self.power_bars):
+        legend = self.add_legend_below(2)  # below the axis: it never covers a bar
+        for item, label in (
+            (self.vram_bars, "VRAM / capacity"),
+            (self.power_bars, "wall / circuit"),
+        ):
             plot.addItem(item)
+            legend.addItem(item, label)
         self.limit = pg.InfiniteLine(
             pos=100.0,
             angle=90,

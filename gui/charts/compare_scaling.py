@@ -67,3 +67,9 @@ class CompareScalingChart(BaseChart):
         xs = [g for s in series for g in s.gpus]
         if xs:
             self.set_range(x=(0.8, max(xs) + 0.2))
+            most = int(max(xs))
+            if most != getattr(self, "_ticks_for", None):  # whole GPUs only: no "1.2 GPUs"
+                step = 1 if most <= 10 else 2
+                ticks = [(float(n), str(n)) for n in range(1, most + 1, step)]
+                plot.getAxis("bottom").setTicks([ticks, []])
+                self._ticks_for = most

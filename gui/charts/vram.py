@@ -25,7 +25,7 @@ class VramChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("VRAM per GPU vs capacity (GiB)", parent)
         plot = self.getPlotItem()
-        legend = self.add_legend_below(4)
+        legend = self.add_legend_below(3)  # three columns fit a 1280-px window
         self.bars: dict[str, pg.BarGraphItem] = {}
         for (field, label), colour in zip(VRAM_PARTS, SERIES_COLOURS, strict=False):
             bar = pg.BarGraphItem(

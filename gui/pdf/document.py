@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from core.text.checks import SEVERITY_LABELS
+from core.text.cost import total_text
 from core.text.summary import cost_figure, cost_per_unit_figure, time_figure, vram_figure
+from core.text.verdict import build_verdict
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
 from gui.pdf.sections import CHART_WIDTH, build_section
@@ -39,7 +41,32 @@ def header_html(sheet: BuildSheet) -> str:
     html = f"<h1>{esc(sheet.heading)}</h1>" + para(f"RigForge {kind}", "muted")
     if sheet.notes:
         html += para(sheet.notes)
-    return html + key_values(pairs)
+    for b in sheet.builds:
+        verdict = build_verdict(b.analysis)
+        total = total_text(b.analysis.cost, sheet.money)
+        dated = sheet.catalog_date or sheet.created.isoformat()
+        name = f"{b.name}: " if sheet.is_comparison else ""
+        html += (
+            f"<p><b>{esc(name)}</b><span class='{verdict.severity}'>&nbsp;"
+            f"{esc(verdict.headline)}&nbsp;</span> &nbsp; parts total "
+            f"<b>{esc(total)}</b> (prices as of {esc(dated)})</p>"
+        )
+        if verdict.first:
+            html += para(verdict.first)
+    return html + key_values(pairs) + approval_html()
+
+
+def approval_html() -> str:
+    """Blank lines a purchasing office fills in by hand."""
+    line = "_" * 28
+    rows: list[list[Cell]] = [
+        ["Requested by", line, "Date", "_" * 14],
+        ["Approved by", line, "Date", "_" * 14],
+        ["Cost centre", line, "Order number", "_" * 14],
+    ]
+    return heading(3, "Approval") + table(
+        ("", "Name / signature", "", ""), rows, widths=("18%", "42%", "16%", "24%")
+    )
 
 
 def _comparison_row(label: str, values: list[str]) -> list[Cell]:

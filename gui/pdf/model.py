@@ -25,6 +25,8 @@ class SheetBuild:
     """One build's results, as the window holds them."""
 
     analysis: Analysis
+    published: tuple[str, ...] = ()
+    """Published measurements of the same GPU and workload, and the model's error there."""
 
     @property
     def power(self) -> PowerBudget:
@@ -65,6 +67,19 @@ class BuildSheet:
         return self.title or self.builds[0].name
 
 
+def _published(a: Analysis, catalog: Catalog) -> tuple[str, ...]:
+    from core.validation.published import expected_error_pct, published_for
+
+    w = a.workload
+    if w is None or a.throughput is None or w.is_serving:
+        return ()
+    lines = [p.text() for p in published_for(catalog, a.build.gpu.id, w.preset_id, w.precision)]
+    error = expected_error_pct(w.preset_id)
+    if lines and error is not None and w.stack == "pytorch-eager":
+        lines.append(f"model error on this workload's published runs: ±{error:.0f} % median")
+    return tuple(lines[:5])
+
+
 def sheet_from_analyses(
     analyses: Sequence[Analysis],
     catalog: Catalog,
@@ -80,7 +95,7 @@ def sheet_from_analyses(
     ordered = [analyses[baseline], *(a for i, a in enumerate(analyses) if i != baseline)]
     dated = [line.as_of for a in ordered for line in a.cost.lines if line.as_of is not None]
     return BuildSheet(
-        builds=tuple(SheetBuild(a) for a in ordered),
+        builds=tuple(SheetBuild(a, _published(a, catalog)) for a in ordered),
         title=title,
         notes=notes,
         author=author,

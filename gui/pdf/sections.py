@@ -171,7 +171,7 @@ def checks_html(b: SheetBuild) -> str:
                 fix_text(check.fix) if check.fix is not None else "",
             ]
         )
-    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("11%", "22%", "41%", "26%"))
+    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("12%", "31%", "34%", "23%"))
 
 
 def serving_performance_html(b: SheetBuild) -> str:
@@ -266,6 +266,8 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
         ("Step time", f"{step * 1e3:.1f} ms per step per GPU"),
         ("Time to target", f"{time.value} ({time.detail})"),
     ]
+    if b.published:
+        pairs.append(("Published measurements", "; ".join(b.published)))
     if t.gpus > 1:
         pairs.insert(
             4, ("GPU link", f"{t.link.replace('_', ' ')}, {t.link_gb_s:.1f} GB/s per direction")

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -34,7 +42,7 @@ from gui.views.workspace_tabs import WorkspaceTabs
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 SPLITTER_KEY = "window/splitter"
-EDITORS_WIDTH = 380
+EDITORS_WIDTH = 400
 DEFAULT_SIZE = QSize(1600, 1000)
 
 
@@ -79,7 +87,13 @@ class MainWindow(QMainWindow):
         scroll.setWidget(editors)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        # starts wide enough for the editors' own minimum (nothing clipped); on a small
+        # screen the column may be narrowed and then scrolls sideways
+        self.editors_width = max(
+            EDITORS_WIDTH,
+            editors.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width() + 4,
+        )
         scroll.setMinimumWidth(EDITORS_WIDTH)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
@@ -89,7 +103,7 @@ class MainWindow(QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
-        self.splitter.setSizes([EDITORS_WIDTH, 680, 540])
+        self.splitter.setSizes([self.editors_width, 680, 540])
         self.workspace = WorkspaceTabs(
             view_models.comparison, view_models.suggest, self.splitter, settings
         )
@@ -303,7 +317,7 @@ class MainWindow(QMainWindow):
                 restore(QByteArray(value))
         sizes = self.splitter.sizes()
         if sum(sizes) > available.width() or min(sizes, default=0) <= 0:
-            self.splitter.setSizes([EDITORS_WIDTH, 680, 540])
+            self.splitter.setSizes([self.editors_width, 680, 540])
 
     def save_geometry(self) -> None:
         self._store.setValue(GEOMETRY_KEY, self.saveGeometry())
@@ -318,6 +332,24 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event: QDropEvent) -> None:
         if self.file_actions.drop(event.mimeData()):
             event.acceptProposedAction()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_editors(event.size().width())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_editors(self.width())
+
+    def _fit_editors(self, width: int) -> None:
+        """On a small screen the editors keep their narrow column (they scroll sideways)
+        so the results and charts keep room for their labels and legends."""
+        sizes = self.splitter.sizes()
+        if width < 1600 and len(sizes) == 3 and sizes[0] > EDITORS_WIDTH:
+            spare = sizes[0] - EDITORS_WIDTH
+            self.splitter.setSizes(
+                [EDITORS_WIDTH, sizes[1] + spare // 2, sizes[2] + spare - spare // 2]
+            )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.file_actions.maybe_save():

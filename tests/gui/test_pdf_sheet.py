@@ -187,3 +187,22 @@ def test_serving_sheet_speaks_of_generation_and_tokens(qtbot: QtBot) -> None:
     # so owning never breaks even
     assert "API break-even never: electricity alone costs $1." in text
     assert "no throughput" not in text  # the training card's words are not used
+
+
+def test_page_one_is_purchase_ready(qtbot: QtBot, single: BuildSheet) -> None:
+    """Page 1: the verdict, the total with its price date, an approval block to sign;
+    the estimate sits beside Lambda's published RTX 4090 ResNet-50 run."""
+    text, reader = _text(render_pdf(single))
+    first = " ".join(reader.pages[0].extract_text().split())
+    b = single.builds[0]
+    from core.text.cost import total_text
+    from core.text.verdict import build_verdict
+
+    assert build_verdict(b.analysis).headline in first
+    assert total_text(b.analysis.cost, USD) in first and "prices as of" in first
+    for blank in ("Approval", "Requested by", "Approved by", "Cost centre"):
+        assert blank in first
+    assert "published: 1,301 images/s at batch 448" in text
+    # no check id is cut mid-word across lines of its cell
+    for check in b.analysis.checks:
+        assert check.id in text, check.id
