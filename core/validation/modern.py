@@ -352,35 +352,30 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
             reason = str(error) or "unreadable measured_gib"
             unresolved[reason] = unresolved.get(reason, 0) + 1
             continue
+        row_info = {
+            "line": row.line,
+            "source": row.get("source"),
+            "model": row.get("model"),
+            "method": row.get("method"),
+            "gpu_count": count,
+        }
         if row.get("kind") == "max-context-fit":
+            fits = breakdown.total_gib <= measured
             fits_total += 1
-            fits_right += breakdown.total_gib <= measured
+            fits_right += fits
             details.append(
-                {
-                    "line": row.line,
-                    "source": row.get("source"),
-                    "model": row.get("model"),
-                    "method": row.get("method"),
-                    "gpu_count": count,
+                row_info
+                | {
                     "capacity_gib": measured,
                     "context": workload.seq_len,
                     "predicted_total_gib": breakdown.total_gib,
-                    "fits": breakdown.total_gib <= measured,
+                    "fits": fits,
                 }
             )
             continue
         predicted = breakdown.total_gib - FRAMEWORK_GIB
         details.append(
-            {
-                "line": row.line,
-                "source": row.get("source"),
-                "model": row.get("model"),
-                "method": row.get("method"),
-                "gpu_count": count,
-                "measured": measured,
-                "predicted": predicted,
-                "ratio": predicted / measured,
-            }
+            row_info | {"measured": measured, "predicted": predicted, "ratio": predicted / measured}
         )
     measured_rows = [d for d in details if "ratio" in d]
     report = _report(rows, measured_rows, unresolved)

@@ -62,35 +62,39 @@ class Published:
         }
 
 
-@lru_cache(maxsize=4)
-def _index(catalog_id: int, catalog: Catalog) -> dict[tuple[str, str], tuple[Published, ...]]:
-    del catalog_id
-    out: dict[tuple[str, str], list[Published]] = {}
-    gpus: dict[str, str | None] = {}
+@lru_cache(maxsize=1)
+def _rows() -> tuple[tuple[tuple[str, ...], str, Published], ...]:
+    """Every calibration row once: the GPU names it gives, its preset and the run."""
+    out = []
     for row in load_rows():
-        name = row.note("gpu_canon") or row.gpu_model
-        if name not in gpus:
-            gpu_id = None
-            for candidate in (row.note("gpu_canon"), row.gpu_model):
-                if not candidate:
-                    continue
-                try:
-                    gpu_id = catalog.gpu(candidate).id
-                    break
-                except RigForgeError:
-                    continue
-            gpus[name] = gpu_id
-        gpu_id = gpus[name]
         try:
             preset, _settings = row_preset(row)
         except RigForgeError:
             continue
-        if gpu_id is None:
-            continue
+        names = tuple(n for n in (row.note("gpu_canon"), row.gpu_model) if n)
         unit = preset.architecture.throughput_unit
-        out.setdefault((gpu_id, preset.id), []).append(
-            Published(row.gpu_count, row.batch, row.precision, row.throughput, unit, row.source)
-        )
+        run = Published(row.gpu_count, row.batch, row.precision, row.throughput, unit, row.source)
+        out.append((names, preset.id, run))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def _index(catalog: Catalog) -> dict[tuple[str, str], tuple[Published, ...]]:
+    """Rows by (catalog GPU id, preset id); only the few distinct GPU names are looked up."""
+    ids: dict[tuple[str, ...], str | None] = {}
+    out: dict[tuple[str, str], list[Published]] = {}
+    for names, preset_id, run in _rows():
+        if names not in ids:
+            ids[names] = None
+            for name in names:
+                try:
+                    ids[names] = catalog.gpu(name).id
+                    break
+                except RigForgeError:
+                    continue
+        gpu_id = ids[names]
+        if gpu_id is not None:
+            out.setdefault((gpu_id, preset_id), []).append(run)
     return {k: tuple(v) for k, v in out.items()}
 
 
@@ -101,7 +105,7 @@ def published_for(
     fewest GPUs first."""
     if preset_id is None:
         return ()
-    rows = _index(id(catalog), catalog).get((gpu_id, _base_preset(preset_id)), ())
+    rows = _index(catalog).get((gpu_id, _base_preset(preset_id)), ())
     if precision is not None:
         wanted = PRECISION_CLASS.get(precision, "16-bit" if precision != "fp32" else "fp32")
         rows = tuple(r for r in rows if PRECISION_CLASS.get(r.precision) == wanted)
