@@ -80,6 +80,13 @@ class Catalog:
             )
         return self._by_category[key]
 
+    def find(self, name: str, category: Category | None = None) -> Part | None:
+        """The part with this id, name or alias (ignoring case and punctuation), or
+        ``None``: no close-match search (``get`` names close matches when it fails)."""
+        part_id = self._index.get(normalise_name(name))
+        part = self._parts.get(part_id) if part_id else None
+        return part if part is not None and category in (None, part.category) else None
+
     def get(self, name: str, category: Category | None = None) -> Part:
         """Find a part by id, name or alias, ignoring case and punctuation.
 

@@ -85,13 +85,9 @@ def _index(catalog: Catalog) -> dict[tuple[str, str], tuple[Published, ...]]:
     out: dict[tuple[str, str], list[Published]] = {}
     for names, preset_id, run in _rows():
         if names not in ids:
-            ids[names] = None
-            for name in names:
-                try:
-                    ids[names] = catalog.gpu(name).id
-                    break
-                except RigForgeError:
-                    continue
+            found = (catalog.find(name, "gpu") for name in names)
+            part = next((p for p in found if p is not None), None)
+            ids[names] = part.id if part is not None else None
         gpu_id = ids[names]
         if gpu_id is not None:
             out.setdefault((gpu_id, preset_id), []).append(run)
