@@ -131,3 +131,15 @@ def expected_error_pct(preset_id: str | None) -> float | None:
 def overall_error() -> tuple[float, int]:
     data = _errors()
     return float(data["median_abs_pct_error"]), int(data["rows"])
+
+
+def accuracy_rows() -> list[tuple[str, int, float]]:
+    """(workload preset id, published runs, median abs % error) of the throughput model."""
+    data = _errors()
+    counts = data.get("rows_by_workload", {})
+    return [(k, int(counts.get(k, 0)), float(v)) for k, v in data["by_workload"].items()]
+
+
+def accuracy_points() -> list[tuple[str, float, float]]:
+    """(workload, measured, predicted) of every published run the model was checked on."""
+    return [(str(w), float(m), float(p)) for w, m, p in _errors().get("points", [])]

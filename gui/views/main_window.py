@@ -180,6 +180,10 @@ class MainWindow(QMainWindow):
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         edit_menu.addAction(self.settings_action)
         help_menu = self.menuBar().addMenu("&Help")
+        self.accuracy_action = self._action(
+            "How &accurate is RigForge?", None, self._on_accuracy_triggered
+        )
+        help_menu.addAction(self.accuracy_action)
         about = self._action("&About RigForge", None, self._on_about_triggered)
         help_menu.addAction(about)
 
@@ -274,6 +278,12 @@ class MainWindow(QMainWindow):
                     "nvlink_bridges": min(vm.build.nvlink_bridges, (vm.build.gpu_count - 1) // 2),
                 },
             )
+
+    def _on_accuracy_triggered(self) -> None:
+        from gui.views.accuracy_dialog import AccuracyDialog
+
+        self.accuracy_dialog = AccuracyDialog(self)
+        self.accuracy_dialog.open()
 
     def _on_about_triggered(self) -> None:
         self.about_dialog = AboutDialog(self.session_view_model.catalog, self)

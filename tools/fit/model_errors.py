@@ -24,19 +24,26 @@ def model_errors() -> dict[str, Any]:
     catalog = load_catalog()
     by: dict[str, list[float]] = {}
     every: list[float] = []
+    points: list[list[float | str]] = []
     for row in load_rows():
         resolved = resolve(row, catalog)
         if isinstance(resolved, str):
             continue
-        error = abs(predict_row(resolved, FITTED) / row.throughput - 1.0) * 100.0
+        predicted = predict_row(resolved, FITTED)
+        error = abs(predicted / row.throughput - 1.0) * 100.0
         preset, _ = row_preset(row)
-        by.setdefault(preset.id.removesuffix("-full-softmax"), []).append(error)
+        workload = preset.id.removesuffix("-full-softmax")
+        by.setdefault(workload, []).append(error)
         every.append(error)
+        points.append([workload, round(row.throughput, 3), round(predicted, 3)])
     return {
         "source": "rigforge validate on resources/benchmarks/throughput_calibration.csv",
         "rows": len(every),
         "median_abs_pct_error": round(statistics.median(every), 1),
         "by_workload": {k: round(statistics.median(v), 1) for k, v in sorted(by.items())},
+        "rows_by_workload": {k: len(v) for k, v in sorted(by.items())},
+        "points": points,
+        "points_columns": ["workload", "measured", "predicted"],
     }
 
 

@@ -1,0 +1,95 @@
+"""Help → How accurate is RigForge?: the models' validation figures, per workload and
+metric, and predicted against measured for every published run they were checked on."""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.validation.published import accuracy_points, accuracy_rows, overall_error
+from gui.views import plain
+
+SERVING = (
+    ("LLM generation (llama.cpp)", "290 published rows, 11 GPUs", "4.0 %", "7.7 % (372 held out)"),
+    ("LLM prompt processing (llama.cpp)", "290 published rows", "15.7 %", "20.2 % (held out)"),
+    ("LLM batched generation (TensorRT-LLM)", "48 published rows", "30 %", "42 % (one GPU out)"),
+    ("Training, other stacks (timm, NeMo)", "81 published rows", "36 %", "—"),
+    ("Vision inference (timm, DLE)", "112 published rows", "35 %", "—"),
+    ("Fine-tuning memory (LitGPT)", "18 measured peaks", "16 %", "—"),
+)
+"""Figures of docs/inference-model.md and docs/performance-model.md §5."""
+
+
+class AccuracyDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("How accurate is RigForge?")
+        overall, count = overall_error()
+        intro = plain.label(
+            f"Every estimate is checked against published measurements. Throughput (eager "
+            f"PyTorch, Lambda and NVIDIA DeepLearningExamples): median error {overall:.1f} % "
+            f"over {count:,} published runs. Below: the median error per workload, the other "
+            "models' figures, and predicted against measured for every run (on the line = "
+            "exact). See docs/performance-model.md and docs/inference-model.md."
+        )
+        intro.setWordWrap(True)
+        rows = accuracy_rows()
+        self.table = QTableWidget(len(rows) + len(SERVING), 4)
+        self.table.setHorizontalHeaderLabels(("What", "Checked on", "Median error", "Held out"))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        cells = [
+            (f"Throughput: {w}", f"{n:,} published runs", f"{e:.1f} %", "") for w, n, e in rows
+        ] + list(SERVING)
+        for r, row in enumerate(cells):
+            for c, text in enumerate(row):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.plot = pg.PlotWidget()
+        self.plot.setBackground("w")
+        item = self.plot.getPlotItem()
+        item.setTitle("Throughput: predicted against measured (log scales)")
+        item.setLabel("bottom", "measured")
+        item.setLabel("left", "predicted")
+        item.setLogMode(x=True, y=True)
+        points = [(m, p) for _w, m, p in accuracy_points() if m > 0 and p > 0]
+        self.points = points
+        if points:
+            self.plot.plot(
+                [m for m, _ in points],
+                [p for _, p in points],
+                pen=None,
+                symbol="o",
+                symbolSize=4,
+                symbolBrush=(61, 139, 253, 120),
+            )
+            low = min(min(m, p) for m, p in points)
+            high = max(max(m, p) for m, p in points)
+            self.plot.plot(
+                [low, high],
+                [low, high],
+                pen=pg.mkPen((120, 120, 120), width=1, style=Qt.PenStyle.DashLine),
+            )
+            item.setXRange(math.log10(low), math.log10(high))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        body = QHBoxLayout()
+        body.addWidget(self.table, 1)
+        body.addWidget(self.plot, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(body, 1)
+        layout.addWidget(buttons)
+        self.resize(1100, 560)

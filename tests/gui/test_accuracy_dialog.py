@@ -1,0 +1,26 @@
+"""Help → How accurate is RigForge?: the validation figures and predicted vs measured."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from gui.views.main_window import MainWindow
+
+
+def test_accuracy_page_shows_every_workload_and_every_run(window: MainWindow) -> None:
+    window.accuracy_action.trigger()
+    dialog = window.accuracy_dialog
+    assert dialog.isVisible()
+    shipped = json.loads(
+        resources.files("resources.benchmarks").joinpath("model_errors.json").read_text("utf-8")
+    )
+    texts = {
+        dialog.table.item(r, 0).text(): dialog.table.item(r, 2).text()
+        for r in range(dialog.table.rowCount())
+    }
+    for workload, error in shipped["by_workload"].items():
+        assert texts[f"Throughput: {workload}"] == f"{error:.1f} %"
+    assert any(k.startswith("LLM generation") for k in texts)
+    assert len(dialog.points) == shipped["rows"] == 1673  # one point per published run
+    dialog.close()
