@@ -3,8 +3,8 @@
 NOT a test and not imported by tests: it needs ``torch`` and ``timm`` (neither is a project
 dependency). Run it in a throwaway venv outside the repository, e.g.::
 
-    python -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch timm
-    /tmp/torchvenv/bin/python tools/derive/count_timm_presets.py [timm-name ...] > counts.json
+    python -m venv .torch-venv && .torch-venv/bin/pip install torch timm
+    .torch-venv/bin/python tools/derive/count_timm_presets.py [timm-name ...] > counts.json
 
 Each network is built by ``timm.create_model(name, pretrained=False)`` (timm's own module
 definitions and default arguments, no weights downloaded), with timm's fused attention
