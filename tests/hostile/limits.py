@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import signal
+import sys
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -24,6 +25,18 @@ class Usage:
     peak_mb: float = 0.0
 
 
+def _flush_deferred_deletes() -> None:
+    """Destroy the widgets earlier tests' windows left for deletion now, not inside the
+    measured block (when Qt is in use at all)."""
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QCoreApplication.processEvents()
+
+
 @contextlib.contextmanager
 def bounded(seconds: float = SECONDS, megabytes: float = MEGABYTES) -> Iterator[Usage]:
     """Run the block under an alarm (a hang fails the test instead of hanging the suite)
@@ -35,6 +48,7 @@ def bounded(seconds: float = SECONDS, megabytes: float = MEGABYTES) -> Iterator[
 
     # The limit is on the code under test, not on the collector scanning everything the
     # test session has built up so far: freeze that heap for the duration of the block.
+    _flush_deferred_deletes()
     gc.collect()
     gc.freeze()
     previous = signal.signal(signal.SIGALRM, alarm)
