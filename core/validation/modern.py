@@ -348,8 +348,13 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
         try:
             breakdown = vram_breakdown(workload, count)
             measured = float(row.get("measured_gib"))
-        except (RigForgeError, ValueError) as error:
-            reason = str(error) or "unreadable measured_gib"
+        except RigForgeError as error:
+            reason = str(error)
+        except ValueError:
+            reason = "the row gives no measured GiB"
+        else:
+            reason = ""
+        if reason:
             unresolved[reason] = unresolved.get(reason, 0) + 1
             continue
         row_info = {

@@ -34,18 +34,20 @@ SINGLE: dict[str, Any] = {
     "case": "fractal-design-north",
 }
 
+CONSUMER: dict[str, Any] = {
+    "name": "2x RTX 4090 (consumer)",
+    "gpu": "rtx-4090",
+    "gpu_count": 2,
+    "cpu": "ryzen-9-7950x",
+    "motherboard": "asus-proart-x870e-creator-wifi",
+    "memory": "corsair-vengeance-ddr5-5600-2x32gb",
+    "drives": [{"drive": "samsung-990-pro-2tb"}],
+    "psu": "corsair-hx1500i-2025",
+    "case": "fractal-design-define-7-xl",
+}
+
 COMPARISON: list[dict[str, Any]] = [
-    {
-        "name": "2x RTX 4090 (consumer)",
-        "gpu": "rtx-4090",
-        "gpu_count": 2,
-        "cpu": "ryzen-9-7950x",
-        "motherboard": "asus-proart-x870e-creator-wifi",
-        "memory": "corsair-vengeance-ddr5-5600-2x32gb",
-        "drives": [{"drive": "samsung-990-pro-2tb"}],
-        "psu": "corsair-hx1500i-2025",
-        "case": "fractal-design-define-7-xl",
-    },
+    CONSUMER,
     {
         "name": "2x RTX 6000 Ada (workstation)",
         "gpu": "rtx-6000-ada",
@@ -57,18 +59,7 @@ COMPARISON: list[dict[str, Any]] = [
         "psu": "corsair-ax1600i",
         "case": "phanteks-enthoo-pro-2-server-edition",
     },
-    {
-        "name": "2x RTX 3090 (used)",
-        "gpu": "rtx-3090",
-        "gpu_count": 2,
-        "cpu": "ryzen-9-7950x",
-        "motherboard": "asus-proart-x870e-creator-wifi",
-        "memory": "corsair-vengeance-ddr5-5600-2x32gb",
-        "drives": [{"drive": "samsung-990-pro-2tb"}],
-        "psu": "corsair-hx1500i-2025",
-        "case": "fractal-design-define-7-xl",
-        "used": ["rtx-3090"],
-    },
+    CONSUMER | {"name": "2x RTX 3090 (used)", "gpu": "rtx-3090", "used": ["rtx-3090"]},
 ]
 
 
