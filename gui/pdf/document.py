@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from core.text.checks import SEVERITY_LABELS
 from core.text.cost import total_text
+from core.text.sources import References, numbers_text
 from core.text.summary import cost_figure, cost_per_unit_figure, time_figure, vram_figure
 from core.text.verdict import build_verdict
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
-from gui.pdf.sections import CHART_WIDTH, build_section
-
-MAX_SOURCES_PER_PART = 3
+from gui.pdf.sections import CHART_WIDTH, build_section, part_identity
 
 
 def header_html(sheet: BuildSheet) -> str:
@@ -129,7 +128,7 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
     return html
 
 
-def assumptions_html(sheet: BuildSheet) -> str:
+def assumptions_html(sheet: BuildSheet, refs: References) -> str:
     settings = sheet.builds[0].analysis.settings
     circuit = settings.circuit_spec
     years = sheet.builds[0].cost.years
@@ -157,34 +156,53 @@ def assumptions_html(sheet: BuildSheet) -> str:
     ]
     html = heading(2, "Assumptions and data sources", page_break=True)
     html += "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
-    seen: dict[str, list[str]] = {}
-    names: dict[str, str] = {}
+    return html + sources_html(sheet, refs)
+
+
+def sources_html(sheet: BuildSheet, refs: References) -> str:
+    """Each part with what its sources are, then the numbered list of those sources."""
+    rows: list[list[Cell]] = []
+    seen: set[str] = set()
     for b in sheet.builds:
         for _q, part in b.analysis.build.bill_of_materials():
-            names[part.id] = part.name
-            sources = list(part.sources)
-            shown = sources[:MAX_SOURCES_PER_PART]
-            if len(sources) > len(shown):
-                shown.append(f"and {len(sources) - len(shown)} more in the catalog entry")
+            if part.id in seen:
+                continue
+            seen.add(part.id)
             line = next(ln for ln in b.cost.lines if ln.part_id == part.id)
+            cited = []
             if line.unit_usd is not None:
-                shown.insert(0, f"price: {line.source}")
-            seen[part.id] = shown or ["no source listed"]
-    rows: list[list[Cell]] = [[names[i], "; ".join(s)] for i, s in seen.items()]
-    html += heading(3, "Part data sources")
-    html += "<div class='muted'>" + table(("Part", "Sources"), rows, widths=("24%", "76%"))
-    return html + "</div>"
+                cited.append(f"price {numbers_text([refs.cite(line.source)])}")
+            else:
+                cited.append("price: none found")
+            specs = [refs.cite(s) for s in part.sources]
+            cited.append(f"specs {numbers_text(specs)}" if specs else "specs: none listed")
+            rows.append([part.name + "\n" + part_identity(part), "; ".join(cited)])
+    html = heading(3, "Parts and their sources")
+    html += table(("Part", "Sources"), rows, widths=("45%", "55%"))
+    html += heading(3, "Sources")
+    html += para(
+        "Each source as it was read, led by its publisher; long entries are shortened "
+        "here and kept whole in the app's catalog.",
+        "muted",
+    )
+    items = "".join(
+        f"<tr><td width='7%' valign='top'>[{r.number}]</td><td><b>{esc(r.publisher)}</b>. "
+        f"<span class='muted'>{esc(r.text)}</span></td></tr>"
+        for r in refs.items
+    )
+    return html + f"<table width='100%' cellspacing='0' cellpadding='2'>{items}</table>"
 
 
 def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: bool) -> str:
     """``charts[key]`` names the chart images rendered for the build with that key."""
+    refs = References()
     parts = [header_html(sheet)]
     if sheet.is_comparison:
         parts.append(comparison_html(sheet, has_cost_chart))
     for index, build in enumerate(sheet.builds):
         key = build_key(index)
-        parts.append(build_section(sheet, build, key, charts.get(key, set())))
-    parts.append(assumptions_html(sheet))
+        parts.append(build_section(sheet, build, key, charts.get(key, set()), refs))
+    parts.append(assumptions_html(sheet, refs))
     return "<html><body>" + "".join(parts) + "</body></html>"
 
 

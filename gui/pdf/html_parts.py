@@ -24,7 +24,8 @@ tr.total td { font-weight: bold; background-color: #f3f5f7; }
 """
 
 Cell = str | tuple[str, str]
-"""Plain text, or (text, CSS class) for a styled cell."""
+"""Plain text, or (text, CSS class) for a styled cell. Lines after the first line of a
+cell's text are printed smaller, as a note under it."""
 
 
 def esc(text: object) -> str:
@@ -47,7 +48,9 @@ def _cell(tag: str, cell: Cell, numeric: bool, width: str | None) -> str:
     attrs = f' class="{classes}"' if classes else ""
     if width:
         attrs += f' width="{width}"'
-    return f"<{tag}{attrs}>{esc(text)}</{tag}>"
+    first, *notes = text.split("\n")
+    inner = esc(first) + "".join(f"<br><span class='muted'>{esc(n)}</span>" for n in notes)
+    return f"<{tag}{attrs}>{inner}</{tag}>"
 
 
 def table(

@@ -3,11 +3,13 @@ power and cost. Every figure is formatted by ``core.text`` or as the window form
 
 from __future__ import annotations
 
+from core.models.parts import Part
 from core.models.workload import Workload
 from core.text.checks import SEVERITY_LABELS, render_reason
 from core.text.fixes import fix_text
 from core.text.inference import BOTTLENECK_TEXT, api_break_even_text, rate, seconds
 from core.text.parts import UNKNOWN, key_specs
+from core.text.sources import References, numbers_text
 from core.text.summary import (
     cost_figure,
     cost_per_unit_figure,
@@ -49,17 +51,27 @@ def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
     )
 
 
-def parts_html(sheet: BuildSheet, b: SheetBuild) -> str:
+def part_identity(part: Part) -> str:
+    """Maker and part number, as a purchase order names the part."""
+    maker = part.maker or "maker not listed"
+    number = f"part no. {part.part_number}" if part.part_number else "part no. not sourced"
+    return f"{maker} \u00b7 {number}"
+
+
+def parts_html(sheet: BuildSheet, b: SheetBuild, refs: References) -> str:
     money = sheet.money
     rows: list[list[Cell]] = []
     specs = {part.id: (part, key_specs(part)) for _q, part in b.analysis.build.bill_of_materials()}
     for line in b.cost.lines:
         part, spec = specs[line.part_id]
-        basis = f"{line.kind}, {line.as_of}" if line.unit_usd is not None else "no source"
+        if line.unit_usd is not None:
+            basis = f"{line.kind}, {line.as_of} {numbers_text([refs.cite(line.source)])}"
+        else:
+            basis = "no source"
         rows.append(
             [
                 str(line.quantity),
-                line.name + (" (custom)" if part.custom else ""),
+                line.name + (" (custom)" if part.custom else "") + "\n" + part_identity(part),
                 spec,
                 money(line.unit_usd),
                 basis,
@@ -72,7 +84,7 @@ def parts_html(sheet: BuildSheet, b: SheetBuild) -> str:
         ("Qty", "Part", "Key specs", "Unit price", "Price basis", "Line total"),
         rows,
         numeric=(0, 3, 5),
-        widths=("5%", "22%", "35%", "11%", "15%", "12%"),
+        widths=("5%", "26%", "31%", "11%", "15%", "12%"),
         total=["", "Total", "", "", "", total.value],
     )
     if not cost.complete:
@@ -82,6 +94,9 @@ def parts_html(sheet: BuildSheet, b: SheetBuild) -> str:
             f"{money(cost.priced_usd)}.",
             "muted",
         )
+    html += para(
+        "Numbers in brackets point to the list of sources at the end of this sheet.", "muted"
+    )
     if money.note():
         html += para(money.note() + ".", "muted")
     return html
@@ -448,8 +463,11 @@ def cost_html(sheet: BuildSheet, b: SheetBuild) -> str:
     return key_values(pairs)
 
 
-def build_section(sheet: BuildSheet, b: SheetBuild, key: str, charts: set[str]) -> str:
-    """One build's section; images are named ``<key>-<chart>``, ``charts`` says which exist."""
+def build_section(
+    sheet: BuildSheet, b: SheetBuild, key: str, charts: set[str], refs: References
+) -> str:
+    """One build's section; images are named ``<key>-<chart>``, ``charts`` says which exist;
+    the sources it cites are numbered in ``refs``."""
     if sheet.is_comparison:
         top = heading(1, b.name, page_break=True)
     elif sheet.title and sheet.title != b.name:
@@ -460,7 +478,7 @@ def build_section(sheet: BuildSheet, b: SheetBuild, key: str, charts: set[str]) 
         top,
         summary_html(sheet, b),
         heading(2, "Parts"),
-        parts_html(sheet, b),
+        parts_html(sheet, b, refs),
     ]
     if not sheet.is_comparison:
         parts += [heading(2, "Workload"), workload_html(sheet, b.analysis.workload)]

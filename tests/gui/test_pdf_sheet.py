@@ -206,3 +206,25 @@ def test_page_one_is_purchase_ready(qtbot: QtBot, single: BuildSheet) -> None:
     # no check id is cut mid-word across lines of its cell
     for check in b.analysis.checks:
         assert check.id in text, check.id
+
+
+def test_part_lines_name_maker_and_part_number_and_sources_are_numbered(
+    qtbot: QtBot, single: BuildSheet
+) -> None:
+    """The CPU line carries AMD's OPN (100-100000514WOF, read from AMD's listing for the
+    Ryzen 9 7950X); each priced line points at a numbered source that the list at the end
+    prints with its publisher: the RTX 4090's launch price was read in Wikipedia's 'List of
+    Nvidia graphics processing units', so source [1] is led by "Wikipedia"."""
+    text, _reader = _text(render_pdf(single))
+    packed = "".join(text.split())
+    assert "AMD·partno.100-100000514WOF" in packed
+    assert "partno.notsourced" in packed  # a part without a sourced number says so
+    assert "Parts and their sources" in text and "Sources Each source as it was read" in text
+    # the RTX 4090's price is NVIDIA's launch MSRP: the parts table cites it by number and
+    # the list gives that number to the sentence the catalog holds
+    b = single.builds[0]
+    line = next(ln for ln in b.cost.lines if ln.category == "gpu")
+    assert line.kind == "msrp" and line.as_of is not None
+    assert f"msrp,{line.as_of}[1]" in packed
+    assert line.source.startswith("Wikipedia, 'List of Nvidia graphics processing units'")
+    assert "[1]Wikipedia.Wikipedia,'ListofNvidiagraphicsprocessingunits'" in packed

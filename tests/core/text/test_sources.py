@@ -1,0 +1,58 @@
+"""Sources on a build sheet: the publisher named first, each sentence numbered once,
+long ones cut at a word."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.text.sources import References, numbers_text, publisher, shorten
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # a known publisher at the start of the sentence
+        (
+            "PCPartPicker (pcpartpicker.com) listed US price for 'Samsung 990 Pro (2000 GB)' "
+            "on 2025-07-23 (as scraped in github docyx/pc-part-dataset)",
+            "PCPartPicker",
+        ),
+        # the address comes before any known name: its domain is the publisher
+        ("https://www.tweakpc.de/hardware/tests/netzteile/ (80 PLUS Gold series)", "tweakpc.de"),
+        ("leganerd.com/2022/08/07 amd-ryzen-7000 spec leak", "leganerd.com"),
+        # a domain of a known publisher gets the publisher's name
+        ("https://www.techpowerup.com/gpu-specs/geforce-rtx-4090.c3889", "TechPowerUp"),
+        # a file name is not a domain
+        ("throughput.py table copied from the NVIDIA datasheets", "NVIDIA"),
+        # neither: the first four words
+        (
+            "Stas Bekman, 'Machine Learning Engineering', chapter 3",
+            "Stas Bekman, 'Machine Learning\u2026",
+        ),
+    ],
+)
+def test_publisher(source: str, expected: str) -> None:
+    assert publisher(source) == expected
+
+
+def test_shorten_cuts_at_a_word() -> None:
+    text = "alpha beta gamma delta"
+    assert shorten(text, 100) == text
+    # 14 characters hold "alpha beta gam": the cut falls back to the last whole word
+    assert shorten(text, 14) == "alpha beta \u2026"
+    assert shorten("a  b\n c", 10) == "a b c"
+
+
+def test_references_number_each_sentence_once() -> None:
+    refs = References()
+    assert refs.cite("NVIDIA datasheet") == 1
+    assert refs.cite("TechPowerUp GPU Database") == 2
+    # the same sentence, other whitespace: the same number
+    assert refs.cite("NVIDIA   datasheet") == 1
+    assert [(r.number, r.publisher) for r in refs.items] == [(1, "NVIDIA"), (2, "TechPowerUp")]
+
+
+def test_numbers_text_joins_runs() -> None:
+    assert numbers_text([3]) == "[3]"
+    assert numbers_text([5, 1, 2]) == "[1], [2], [5]"
+    assert numbers_text([4, 2, 3, 9, 2]) == "[2]\u2013[4], [9]"
