@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QWidget
 
 SERIES_COLOURS = (
@@ -24,6 +24,14 @@ THEMES = {
 }
 
 
+LEGEND_SPACING = 10
+"""Pixels between legend columns (the legend's ``horSpacing``)."""
+LABEL_PADDING = 8
+"""Pixels a legend label adds around its text."""
+LEGEND_MARGIN = 24
+"""The plot's side margins and the legend's own padding, in pixels."""
+
+
 class BaseChart(pg.PlotWidget):  # type: ignore[misc]
     """A plot with a title, no mouse zoom (charts are read, not explored), and a theme."""
 
@@ -31,6 +39,7 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
         super().__init__(parent=parent)
         self._title = title
         self.legend: pg.LegendItem | None = None
+        self._legend_columns = 1
         self.setMinimumSize(200, 160)
         self.setMenuEnabled(False)
         self.setMouseEnabled(x=False, y=False)
@@ -73,12 +82,40 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
 
     def add_legend_below(self, columns: int) -> pg.LegendItem:
         """A legend under the x axis, outside the data area, so it never covers a bar."""
-        legend = pg.LegendItem(colCount=columns, horSpacing=10, verSpacing=-6)
+        legend = pg.LegendItem(colCount=columns, horSpacing=LEGEND_SPACING, verSpacing=-6)
         legend.setLabelTextSize("8pt")
         self.getPlotItem().layout.addItem(legend, 4, 1)
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend = legend
+        self._legend_columns = columns
         return legend
+
+    def legend_columns_for(self, width: float) -> int:
+        """As many of the legend's columns as fit ``width`` pixels (at least one): a
+        narrow chart stacks its legend rather than cutting its labels off."""
+        if self.legend is None or not self.legend.items:
+            return 1
+        # the label's text item: the label itself stretches to its layout cell
+        widest = max(
+            sample.boundingRect().width() + label.item.boundingRect().width() + LABEL_PADDING
+            for sample, label in self.legend.items
+        )
+        step = widest + LEGEND_SPACING
+        fit = int((width + LEGEND_SPACING) // step) if step > 0 else 1
+        return max(1, min(self._legend_columns, fit))
+
+    def fit_legend(self) -> None:
+        """Give the legend as many columns as the chart's width holds (after a resize, or
+        after its entries change)."""
+        legend = self.__dict__.get("legend")  # absent while pyqtgraph builds the widget
+        if legend is not None and legend.items and self.getPlotItem() is not None:
+            axis = self.getPlotItem().getAxis("left")
+            width = self.width() - axis.width() - LEGEND_MARGIN
+            legend.setColumnCount(self.legend_columns_for(width))
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)  # pyqtgraph calls it with no event while building
+        self.fit_legend()
 
     def set_range(
         self, x: tuple[float, float] | None = None, y: tuple[float, float] | None = None

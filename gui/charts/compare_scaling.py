@@ -23,7 +23,7 @@ class CompareScalingChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Scaling of every build", parent)
         plot = self.getPlotItem()
-        self.legend: pg.LegendItem = plot.addLegend(offset=(8, 8))
+        self.legend: pg.LegendItem = self.add_legend_below(3)  # never over a curve
         plot.setLabel("bottom", "GPUs")
         self.curves: list[pg.PlotDataItem] = []
         self.current = pg.ScatterPlotItem(size=11, pen=None)
@@ -62,6 +62,7 @@ class CompareScalingChart(BaseChart):
                     spots.append({"pos": (s.current_gpus, here[0]), "brush": colour})
             else:
                 curve.setData([], [])
+        self.fit_legend()
         self.current.setData(spots)
         plot.setLabel("left", unit or "throughput")
         xs = [g for s in series for g in s.gpus]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, THEMES, BaseChart
@@ -19,6 +20,20 @@ class ScatterPoint:
     throughput: float
     complete: bool = True
     """False when some part has no price: the cost is a lower bound (hollow marker)."""
+
+
+LABEL_ANCHORS = (
+    (0.0, 1.0),
+    (0.0, 0.0),
+    (1.0, 1.0),
+    (1.0, 0.0),
+    (0.5, 1.2),
+    (0.5, -0.2),
+    (0.0, 0.5),
+    (1.0, 0.5),
+)
+"""Where a label may sit, as TextItem anchors: above right, below right, above left, below
+left, centred above, centred below, right of and left of its point."""
 
 
 class CompareScatterChart(BaseChart):
@@ -72,15 +87,17 @@ class CompareScatterChart(BaseChart):
         self.front_curve.setData(
             [points[i].cost_usd for i in ordered], [points[i].throughput for i in ordered]
         )
-        self._place_labels(points)
         self.getPlotItem().setLabel("left", unit or "throughput")
-        if points:  # room on the right for the labels, which start at their point
+        self._place_labels(points)
+        if points:
             xs = [p.cost_usd for p in points]
             ys = [p.throughput for p in points]
             span = max(max(xs) - min(xs), max(xs) * 0.1, 1.0)
-            self.getPlotItem().setXRange(min(xs) - 0.05 * span, max(xs) + 0.35 * span)
+            self.getPlotItem().setXRange(min(xs) - 0.08 * span, max(xs) + 0.08 * span)
             ypad = max(max(ys) - min(ys), max(ys) * 0.1, 1.0) * 0.12
             self.getPlotItem().setYRange(min(ys) - ypad, max(ys) + ypad)
+        self.settle()
+        self._arrange_labels()
 
     def _place_labels(self, points: tuple[ScatterPoint, ...]) -> None:
         colour = THEMES.get(self.theme, THEMES["light"])["foreground"]
@@ -93,9 +110,41 @@ class CompareScatterChart(BaseChart):
                 p = points[i]
                 label.setText(p.label if p.complete else f"{p.label} (≥ cost)", color=colour)
                 label.setPos(p.cost_usd, p.throughput)
-                label.setVisible(True)
+            label.setVisible(False)
+        self._arrange_labels()
+
+    def _arrange_labels(self) -> None:
+        """Each label beside its point where it neither leaves the plot nor covers another
+        label (the places of ``LABEL_ANCHORS``, in that order); a label
+        with no such place is left out (the table beside the chart names every build)."""
+        points = self.shown_points
+        view = self.getPlotItem().getViewBox()
+        bounds = view.sceneBoundingRect()
+        if bounds.width() < 1 or not points:
+            return
+        placed: list[QRectF] = []
+        # front builds first (they are what the chart is read for), then by cost
+        order = sorted(range(len(points)), key=lambda i: (i not in self.front, points[i].cost_usd))
+        for i in order:
+            label = self.labels[i]
+            at = view.mapViewToScene(QPointF(points[i].cost_usd, points[i].throughput))
+            text = label.textItem.boundingRect()
+            w, h = text.width(), text.height()
+            for ax, ay in LABEL_ANCHORS:
+                rect = QRectF(at.x() - ax * w, at.y() - ay * h, w, h)
+                if bounds.contains(rect) and not any(rect.intersects(r) for r in placed):
+                    label.setAnchor((ax, ay))
+                    label.setVisible(True)
+                    placed.append(rect)
+                    break
             else:
                 label.setVisible(False)
+
+    def resizeEvent(self, event: QResizeEvent | None) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self.__dict__.get("labels"):
+            self.settle()
+            self._arrange_labels()
 
     def set_theme(self, theme: str) -> None:
         super().set_theme(theme)

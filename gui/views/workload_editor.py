@@ -72,6 +72,7 @@ class WorkloadEditorPanel(QWidget):
         super().__init__()
         self._vm = view_model
         self._shown: Workload | None = None
+        self._size_tips: dict[QWidget, str] = {}
         self.preset = QComboBox()
         self.preset.setObjectName("presetPicker")
         self.preset.setEditable(True)
@@ -98,11 +99,13 @@ class WorkloadEditorPanel(QWidget):
                 "Read a Hugging Face config.json (Llama, Mistral, Mixtral, GPT-2, BERT) offline"
             )
         )
-        self.custom_layers = spin_box(1, 256, "Transformer layers (decoder, Llama-style)")
-        self.custom_hidden = spin_box(64, 65536, "Hidden size")
+        self.custom_layers = spin_box(
+            1, 256, "Transformer layers (decoder, Llama-style)", suffix=" layers"
+        )
+        self.custom_hidden = spin_box(64, 65536, "Hidden size", suffix=" hidden")
         self.custom_hidden.setSingleStep(256)
-        self.custom_heads = spin_box(1, 512, "Attention heads")
-        self.custom_vocab = spin_box(256, 1_000_000, "Vocabulary size")
+        self.custom_heads = spin_box(1, 512, "Attention heads", suffix=" heads")
+        self.custom_vocab = spin_box(256, 1_000_000, "Vocabulary size", suffix=" tokens")
         self.custom_apply = QPushButton("Use these sizes")
         self.task = _combo(TASKS, "Full training, LoRA/QLoRA fine-tuning, or inference")
         self.precision = _combo(PRECISIONS, "Compute precision (fp16/bf16 = mixed precision)")
@@ -184,7 +187,7 @@ class WorkloadEditorPanel(QWidget):
         sizes = QHBoxLayout()
         for widget in (self.custom_layers, self.custom_hidden, self.custom_heads):
             sizes.addWidget(widget)
-        model.addRow("Size", sizes)
+        model.addRow("Decoder size", sizes)
         vocab = QHBoxLayout()
         vocab.addWidget(self.custom_vocab)
         vocab.addWidget(self.custom_apply)
@@ -315,9 +318,9 @@ class WorkloadEditorPanel(QWidget):
         if w.target is not None:
             target_kind = "epochs" if w.target.epochs is not None else "tokens"
             target_value = w.target.epochs or w.target.tokens or 0.0
-        # A non-transformer preset has no decoder sizes: the custom-model fields then start
-        # from a real decoder (the Llama-2 7B preset) rather than meaningless minimums.
-        sizes = arch if arch.is_transformer else _starting_decoder()
+        # A non-transformer preset has no decoder sizes: the size fields then say "n/a" and
+        # are off until the user picks "Custom model" (which starts from Llama-2 7B).
+        sizes = arch if arch.is_transformer else None
         widgets: list[tuple[Any, Any]] = [
             (self.task, w.task),
             (self.precision, w.precision),
@@ -336,10 +339,10 @@ class WorkloadEditorPanel(QWidget):
             (self.dataset, w.dataset_samples or 0),
             (self.bytes_per_sample, w.bytes_per_sample or 0.0),
             (self.target_value, target_value),
-            (self.custom_layers, sizes.layers or 1),
-            (self.custom_hidden, sizes.hidden_size or 64),
-            (self.custom_heads, sizes.heads or 1),
-            (self.custom_vocab, sizes.vocab_size or 256),
+            (self.custom_layers, (sizes and sizes.layers) or 1),
+            (self.custom_hidden, (sizes and sizes.hidden_size) or 64),
+            (self.custom_heads, (sizes and sizes.heads) or 1),
+            (self.custom_vocab, (sizes and sizes.vocab_size) or 256),
             (self.preset, None),
         ]
         for widget, value in widgets:
@@ -356,9 +359,25 @@ class WorkloadEditorPanel(QWidget):
             else:
                 widget.setValue(value)
             widget.blockSignals(blocked)
+        self._show_sizes(w.name if sizes is None else None)
         self.seq_len.setEnabled(arch.input_kind != "image")
         self.target_value.setEnabled(target_kind != "none")
         self._show_serving(w)
+
+    def _show_sizes(self, not_a_decoder: str | None) -> None:
+        """Decoder sizes are on for a transformer; for another model (``not_a_decoder`` is
+        its name) they read "n/a" and say how to start a custom decoder."""
+        boxes = (self.custom_layers, self.custom_hidden, self.custom_heads, self.custom_vocab)
+        why = (
+            f"{not_a_decoder} is not a transformer decoder: choose Custom model to start a "
+            "decoder from Llama-2 7B's sizes"
+        )
+        for box in boxes:
+            tip = self._size_tips.setdefault(box, box.toolTip())
+            box.setSpecialValueText("n/a" if not_a_decoder else "")
+            box.setEnabled(not_a_decoder is None)
+            box.setToolTip(plain.tip(why) if not_a_decoder else tip)
+        self.custom_apply.setEnabled(not_a_decoder is None)
 
     def _show_serving(self, w: Workload) -> None:
         """The serving fields for an LLM served for inference; training fields off then
@@ -439,6 +458,17 @@ class WorkloadEditorPanel(QWidget):
         self._edit("target", target)
 
     def _on_custom_apply_clicked(self) -> None:
+        if not self.custom_apply.isEnabled():  # from a convnet: start from a real decoder
+            start = _starting_decoder()
+            for box, value in (
+                (self.custom_layers, start.layers),
+                (self.custom_hidden, start.hidden_size),
+                (self.custom_heads, start.heads),
+                (self.custom_vocab, start.vocab_size),
+            ):
+                blocked = box.blockSignals(True)
+                box.setValue(value or box.minimum())
+                box.blockSignals(blocked)
         hidden, heads = self.custom_hidden.value(), self.custom_heads.value()
         config = {
             "model_type": "llama",

@@ -149,3 +149,32 @@ def test_serving_an_llm_turns_the_stack_off(window: MainWindow) -> None:
     assert not editor.stack.isEnabled()
     assert not editor.master_weights.isEnabled()
     assert editor.engine.isEnabled()
+
+
+def test_size_fields_say_na_for_a_convnet_and_custom_starts_from_a_decoder(
+    window: MainWindow,
+) -> None:
+    """ResNet-50 (the default) has no decoder sizes: the boxes read "n/a" and are off;
+    Custom model then starts from Llama-2 7B's config.json (32 layers, hidden 4096, 32
+    heads, 32,000-token vocabulary); a decoder preset shows its own sizes, labelled."""
+    editor = window.workload_editor
+    boxes = (editor.custom_layers, editor.custom_hidden, editor.custom_heads, editor.custom_vocab)
+    assert window.session_view_model.workload.preset_id == "resnet50-v1.5"  # type: ignore[union-attr]
+    assert [box.text() for box in boxes] == ["n/a"] * 4
+    assert not any(box.isEnabled() for box in boxes)
+    assert "not a transformer decoder" in editor.custom_layers.toolTip()
+    _choose(editor.preset, "Custom model")
+    arch = window.session_view_model.workload.architecture  # type: ignore[union-attr]
+    assert (arch.layers, arch.hidden_size, arch.heads, arch.vocab_size) == (32, 4096, 32, 32000)
+    assert all(box.isEnabled() for box in boxes)
+    assert editor.custom_layers.text() == "32 layers"
+    editor.preset.setCurrentIndex(editor.preset.findData("llama-3-8b"))
+    editor.preset.activated.emit(editor.preset.currentIndex())
+    # Llama 3 8B (Meta's config.json): 32 layers, hidden 4096, 32 heads, 128,256 tokens
+    assert [box.text() for box in boxes] == [
+        "32 layers",
+        "4096 hidden",
+        "32 heads",
+        "128256 tokens",
+    ]
+    assert "Transformer layers" in editor.custom_layers.toolTip()

@@ -1,0 +1,53 @@
+"""Legends under the charts stack into fewer columns on a narrow chart instead of cutting
+their labels off (the charts column is about 390 px wide in a 1280×720 window)."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gui.charts.compare_scaling import CompareScalingChart, ScalingSeries
+from gui.charts.power import PowerChart
+from gui.charts.scaling import ScalingChart
+from gui.charts.vram import VramChart
+
+
+@pytest.mark.parametrize("chart_type", [VramChart, PowerChart, ScalingChart, CompareScalingChart])
+@pytest.mark.parametrize("width", [260, 390, 700, 1200])
+def test_legend_fits_inside_the_chart(qtbot: QtBot, chart_type: type, width: int) -> None:
+    chart = chart_type()
+    qtbot.addWidget(chart)
+    if isinstance(chart, CompareScalingChart):  # its legend names the compared builds
+        if width < 300:
+            pytest.skip("a 273-px build name cannot fit a 260-px chart; Compare's is 636 px")
+        chart.set_series(
+            tuple(
+                ScalingSeries(name, (1.0, 2.0), (1000.0, 1900.0), 2.0)
+                for name in (
+                    "2x RTX 4090 (consumer)",
+                    "2x RTX 6000 Ada (workstation)",
+                    "2x RTX 3090 (used)",
+                )
+            ),
+            "images/s",
+        )
+    chart.resize(width, 320)
+    chart.show()
+    qtbot.waitExposed(chart)
+    qtbot.wait(20)
+    legend = chart.legend
+    assert legend is not None
+    right = max(label.item.sceneBoundingRect().right() for _s, label in legend.items)
+    assert right <= width, f"{chart_type.__name__}: legend text ends at {right:.0f} px of {width}"
+
+
+def test_wide_chart_keeps_its_columns_narrow_one_stacks(qtbot: QtBot) -> None:
+    chart = VramChart()
+    qtbot.addWidget(chart)
+    chart.show()
+    chart.resize(1200, 320)
+    qtbot.wait(20)
+    assert chart.legend is not None and chart.legend.columnCount == 3
+    chart.resize(260, 320)
+    qtbot.wait(20)
+    assert chart.legend.columnCount == 1
