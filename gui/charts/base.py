@@ -113,7 +113,7 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
             width = self.width() - axis.width() - LEGEND_MARGIN
             legend.setColumnCount(self.legend_columns_for(width))
 
-    def resizeEvent(self, event: QResizeEvent | None) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
         super().resizeEvent(event)  # pyqtgraph calls it with no event while building
         self.fit_legend()
 

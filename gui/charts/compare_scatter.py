@@ -140,7 +140,7 @@ class CompareScatterChart(BaseChart):
             else:
                 label.setVisible(False)
 
-    def resizeEvent(self, event: QResizeEvent | None) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: QResizeEvent | None) -> None:
         super().resizeEvent(event)
         if self.__dict__.get("labels"):
             self.settle()
