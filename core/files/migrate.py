@@ -88,14 +88,25 @@ STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``STEPS[n]`` turns a version-n document into version n + 1."""
 
 
+def _not_rigforge(doc: Raw) -> str:
+    """Why ``doc`` is not a RigForge file, and what one looks like."""
+    given = doc.get("format")
+    if given is None:
+        why = f'not a RigForge file: it has no "format": "{FORMAT_NAME}" entry'
+    else:
+        why = f'not a RigForge file: its "format" is {str(given)[:40]!r}, not "{FORMAT_NAME}"'
+    shape = f'{{"format": "{FORMAT_NAME}", "version": {CURRENT_VERSION}, "builds": [...]}}'
+    if "gpu" in doc and "builds" not in doc:
+        return f"{why}. It looks like a single build: put it in a file's builds list, {shape}"
+    return f"{why}. A RigForge file looks like {shape}; File → Save in the app writes one"
+
+
 def upgrade(doc: Any) -> Raw:
     """Check the header and upgrade ``doc`` to ``CURRENT_VERSION``."""
     if not isinstance(doc, dict):
         raise FileFormatError("a RigForge file is a JSON object; this one is not")
     if doc.get("format") != FORMAT_NAME:
-        raise FileFormatError(
-            f"not a RigForge file: 'format' is {doc.get('format')!r}, expected {FORMAT_NAME!r}"
-        )
+        raise FileFormatError(_not_rigforge(doc))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise FileFormatError(f"'version' must be a positive integer, not {version!r}")

@@ -124,8 +124,16 @@ def test_nan_and_missing_fields_rejected() -> None:
 
 
 def test_not_a_rigforge_file() -> None:
-    with pytest.raises(FileFormatError, match="not a RigForge file"):
+    with pytest.raises(FileFormatError, match="not a RigForge file: its \"format\" is 'kicad'"):
         parse_document(b'{"format": "kicad", "version": 1}', CATALOG)
+    # a bare build, like the app's bundled default: the message says where it belongs
+    bare = b'{"name": "Two RTX 4090", "gpu": "rtx-4090", "gpu_count": 2}'
+    with pytest.raises(FileFormatError) as caught:
+        parse_document(bare, CATALOG)
+    words = str(caught.value)
+    assert 'it has no "format": "rigforge" entry' in words
+    assert "looks like a single build" in words and '"builds": [...]' in words
+    assert "None" not in words
     with pytest.raises(FileFormatError, match="JSON object"):
         parse_document(b"[1, 2, 3]", CATALOG)
 
