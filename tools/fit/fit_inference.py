@@ -169,7 +169,10 @@ def fit_engine(
 def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
     constants = fit_engine(items, "llama.cpp", FITTED, steps, fit_clock=True)
     shared = constants.engines["llama.cpp"]
-    for engine in ("vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"):
+    # SGLang is not fitted: its only published rows run on one GPU, the H20, whose few SMs
+    # for its bandwidth the model cannot see (no rated boost clock, so no SM count); its
+    # constants would absorb that card's quirk (docs/inference-model.md).
+    for engine in ("vllm", "tensorrt-llm", "transformers", "exllamav2"):
         # How much of the DRAM bandwidth a GPU's weight-streaming kernels reach is the
         # hardware's (llama.cpp's many rows fit it); each engine has its own costs per
         # token and per layer and its own prefill kernels. Few rows: those only.
