@@ -42,3 +42,10 @@ def _isolated_user_dirs(
         folder.mkdir(parents=True)
         monkeypatch.setenv(name, str(folder))
     return root
+
+
+@pytest.fixture(scope="session")
+def httpserver_listen_address() -> tuple[str, int]:
+    """pytest-httpserver's local server listens on 127.0.0.1 itself, not on the name
+    "localhost" (a bare machine or container may not resolve it)."""
+    return ("127.0.0.1", 0)

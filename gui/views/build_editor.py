@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtWidgets import (
     QDialog,
     QGroupBox,
@@ -136,7 +138,7 @@ class BuildEditorPanel(QWidget):
             picker.set_parts(
                 self._vm.parts(category),
                 getattr(build, field),
-                self._vm.incompatibilities(category),
+                partial(self._vm.incompatibilities, category),  # worked out after the paint
             )
         self.drive_picker.set_parts(self._vm.parts("drive"), build.drives[0].drive)
         values = (

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QStandardItem, QStandardItemModel
@@ -98,6 +99,21 @@ class ElidingLineEdit(QLineEdit):
         painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter.value), elided)
 
 
+REFRESH_DELAY_MS = 40
+"""A build edit refills the pickers' lists (which parts fit) this long after it, once the
+results are painted; opening a list or the table, or picking, refills at once."""
+
+
+class _Combo(QComboBox):
+    """A combo box that says when its list is about to open."""
+
+    opening = Signal()
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt's name)
+        self.opening.emit()
+        super().showPopup()
+
+
 class PartPicker(QWidget):
     """One part field: type to search, or open the filter dialog with "…"."""
 
@@ -113,7 +129,12 @@ class PartPicker(QWidget):
         self._reasons: dict[str, str] = {}
         self._listed: tuple[tuple[str, str | None], ...] | None = None
         self._current_id: str | None = None
-        self.combo = QComboBox()
+        self._pending: tuple[tuple[Part, ...], Part | None, Callable[[], Reasons]] | None = None
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(REFRESH_DELAY_MS)
+        self._refresh.timeout.connect(self.flush)
+        self.combo = _Combo()
         self.combo.setObjectName(f"{category}Picker")
         self.combo.setEditable(True)
         self.combo.setLineEdit(ElidingLineEdit())
@@ -137,20 +158,51 @@ class PartPicker(QWidget):
         layout.addWidget(self.combo, 1)
         layout.addWidget(self.filter_button)
         self.combo.activated.connect(self._on_combo_activated)
+        self.combo.opening.connect(self.flush)
         self.filter_button.clicked.connect(self._on_filter_button_clicked)
         self.dialog: PartPickerDialog | None = None
 
     def set_parts(
-        self, parts: Sequence[Part], current: Part | None, reasons: Reasons | None = None
+        self,
+        parts: Sequence[Part],
+        current: Part | None,
+        reasons: Reasons | Callable[[], Reasons] | None = None,
     ) -> None:
         """Fill the list and select ``current`` without emitting a choice.
 
         ``reasons`` says why a part cannot go into the build: those parts come after the
         ones that fit, greyed and not selectable. The list is rebuilt only when its parts
         or their fit change; otherwise only the current entry moves, so a build edit does
-        not repopulate every picker.
+        not repopulate every picker. Given as a function, the reasons are worked out
+        ``REFRESH_DELAY_MS`` later (or when the list opens): the current part shows now.
         """
         parts = tuple(parts)
+        if callable(reasons):
+            self._pending = (parts, current, reasons)
+            current_id = current.id if current is not None else NONE_ID
+            index = self.combo.findData(current_id)
+            listed = tuple(i for i, _r in self._listed or ())
+            if index < 0 or listed != tuple(p.id for p in parts):
+                self.flush()
+                return
+            if self.combo.currentIndex() != index:
+                blocked = self.combo.blockSignals(True)
+                self.combo.setCurrentIndex(index)
+                self.combo.blockSignals(blocked)
+            self._refresh.start()
+            return
+        self._pending = None
+        self._show(parts, current, reasons)
+
+    def flush(self) -> None:
+        """Work out a pending refill now (before the list is read or opened)."""
+        self._refresh.stop()
+        if self._pending is not None:
+            parts, current, reasons = self._pending
+            self._pending = None
+            self._show(parts, current, reasons())
+
+    def _show(self, parts: tuple[Part, ...], current: Part | None, reasons: Reasons | None) -> None:
         if current is not None and all(p.id != current.id for p in parts):
             parts = (current, *parts)
         found = reasons or {}
@@ -208,11 +260,13 @@ class PartPicker(QWidget):
 
     def reason(self, part_id: str) -> str | None:
         """Why ``part_id`` does not fit the build (``None``: nothing known against it)."""
+        self.flush()
         return self._reasons.get(part_id)
 
     def selectable(self, index: int) -> bool:
         """Whether the combo's entry ``index`` can be picked from the list (parts that do
         not fit and the separator cannot)."""
+        self.flush()
         return bool(
             self.combo.model().flags(self.combo.model().index(index, 0)) & Qt.ItemFlag.ItemIsEnabled
         )
@@ -220,6 +274,7 @@ class PartPicker(QWidget):
     def choose(self, part_id: str | None) -> None:
         """Pick ``part_id`` on purpose, as the table dialog does (and tests): unlike the
         combo's own list, this takes a part that does not fit too."""
+        self.flush()
         index = self.combo.findData(part_id or NONE_ID)
         if index >= 0:
             self.combo.setCurrentIndex(index)
@@ -237,6 +292,7 @@ class PartPicker(QWidget):
 
     def make_dialog(self) -> PartPickerDialog:
         """The table of this picker's parts, with their fit (the "…" button opens it)."""
+        self.flush()
         self.dialog = PartPickerDialog(self.category, self._parts, self, reasons=self._reasons)
         return self.dialog
 

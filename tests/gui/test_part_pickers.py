@@ -6,14 +6,17 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
+from pytestqt.qtbot import QtBot
 
 from gui.views.main_window import MainWindow
 from gui.views.part_picker import SORT_ROLE, PartPicker, PartPickerDialog
 
 
 def _entries(picker: PartPicker) -> list[tuple[str, bool]]:
-    """(part id, selectable) of every combo entry, the separator as ("", False)."""
+    """(part id, selectable) of every combo entry, the separator as ("", False), as the
+    user sees them on opening the list."""
     combo = picker.combo
+    picker.flush()
     return [(str(combo.itemData(i) or ""), picker.selectable(i)) for i in range(combo.count())]
 
 
@@ -61,6 +64,34 @@ def test_pickers_follow_the_build(window: MainWindow) -> None:
     assert {p.id: p for p in vm.parts("motherboard")}[first].socket == "LGA1700"  # type: ignore[attr-defined]
     window.undo_action.trigger()
     assert boards.reason("asus-rog-maximus-z790-formula") == "socket LGA1700, the CPU needs AM5"
+
+
+@pytest.mark.qt_log_ignore("grabbing the keyboard")  # the offscreen platform's note on a popup
+def test_an_edit_refills_the_lists_after_the_paint_and_an_opened_list_is_current(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """After a CPU change the board list is refilled a moment later (so the edit paints
+    first); opening the list before then refills it at once."""
+    from gui.views.part_picker import REFRESH_DELAY_MS
+
+    boards = window.build_editor.pickers["motherboard"]
+    z790 = "asus-rog-maximus-z790-formula"
+    assert boards.reason(z790) == "socket LGA1700, the CPU needs AM5"
+    window.build_editor.pickers["cpu"].choose("i9-13900k")
+    index = boards.combo.findData(z790)
+    model = boards.combo.model()
+    # not yet refilled: the LGA1700 board is still greyed
+    assert not model.flags(model.index(index, 0)) & Qt.ItemFlag.ItemIsEnabled
+    boards.combo.showPopup()  # what a click on the list does
+    boards.combo.hidePopup()
+    index = boards.combo.findData(z790)
+    assert model.flags(model.index(index, 0)) & Qt.ItemFlag.ItemIsEnabled
+    # and without opening it, the refill comes on its own
+    window.undo_action.trigger()
+    assert boards._refresh.isActive() and boards._refresh.interval() == REFRESH_DELAY_MS
+    qtbot.wait(REFRESH_DELAY_MS + 200)
+    index = boards.combo.findData(z790)
+    assert not model.flags(model.index(index, 0)) & Qt.ItemFlag.ItemIsEnabled
 
 
 def _gpu_dialog(window: MainWindow) -> PartPickerDialog:
