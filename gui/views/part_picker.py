@@ -109,7 +109,7 @@ class _Combo(QComboBox):
 
     opening = Signal()
 
-    def showPopup(self) -> None:  # noqa: N802 (Qt's name)
+    def showPopup(self) -> None:
         self.opening.emit()
         super().showPopup()
 
