@@ -8,8 +8,14 @@ plain text; nothing a file or a server supplies is rendered as markup.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -30,7 +36,12 @@ from gui.views.summary_cards import ElidedLabel
 
 COLUMNS = ("", "Check", "Why", "Fix")
 WIDTHS = {0: 54, 1: 150, 3: 230}
-"""Fixed column widths in pixels; "Why" takes the rest."""
+"""Column widths in pixels at the start; "Why" takes the rest."""
+FIX_SHARE = 0.38
+"""The "Fix" column's share of what severity and check leave: "Why" keeps the larger part
+however narrow the window (at 1280 px the table is about 480 px wide)."""
+FIX_WIDTH = (90, 360)
+"""Narrowest and widest "Fix" column, in pixels."""
 BACKGROUNDS = {
     "light": {"fail": "#fbe3e3", "warn": "#fff1d6", "info": "#e8f0fb", "pass": "#e6f4e6"},
     "dark": {"fail": "#5a2325", "warn": "#574219", "info": "#22364f", "pass": "#1f3d24"},
@@ -177,6 +188,7 @@ class ChecksPanel(QWidget):
         header.setStretchLastSection(False)
         for column, width in WIDTHS.items():
             self.table.setColumnWidth(column, width)
+        self.table.viewport().installEventFilter(self)  # its resizes share out the columns
         self.detail = QPlainTextEdit()
         self.detail.setObjectName("checkDetail")
         self.detail.setReadOnly(True)
@@ -216,6 +228,17 @@ class ChecksPanel(QWidget):
     @property
     def checks(self) -> tuple[Check, ...]:
         return self.model.checks
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
+
+    def fit_columns(self) -> None:
+        """Share the table's width: "Why" gets most of what severity and check leave."""
+        left = self.table.viewport().width() - WIDTHS[0] - WIDTHS[1]
+        low, high = FIX_WIDTH
+        self.table.setColumnWidth(3, int(min(high, max(low, FIX_SHARE * left))))
 
     def set_checks(self, checks: tuple[Check, ...], applicable: tuple[bool, ...]) -> None:
         """Show ``checks`` worst first; ``applicable`` says which fixes one click applies."""
