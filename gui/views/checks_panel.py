@@ -229,7 +229,7 @@ class ChecksPanel(QWidget):
     def checks(self) -> tuple[Check, ...]:
         return self.model.checks
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self.fit_columns()
         return super().eventFilter(watched, event)
