@@ -8,7 +8,7 @@ resizes the grid.
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -43,6 +43,22 @@ def wrap_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> 
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
 
 
+MIN_SHRINK = 0.72
+"""Smallest share of its font size a shrinking label paints a line at."""
+
+
+def shrunk_font(font: QFont, text: str, width: int) -> QFont | None:
+    """``font`` made small enough for ``text`` to fit ``width`` pixels on one line, but
+    not below ``MIN_SHRINK`` of its size; ``None`` when the text fits as it is."""
+    wide = QFontMetrics(font).horizontalAdvance(text)
+    if wide <= width or width <= 0:
+        return None
+    smaller = QFont(font)
+    # a little under the exact fit: a smaller font's hinting may add a pixel
+    smaller.setPointSizeF(font.pointSizeF() * max(MIN_SHRINK, 0.96 * width / wide))
+    return smaller
+
+
 class ElidedLabel(QWidget):
     """Plain text of at most ``max_lines`` lines, painted wrapped and elided to the width;
     ``text()`` stays whole (the card's tooltip shows it).
@@ -51,9 +67,12 @@ class ElidedLabel(QWidget):
     out the whole results column on each edit; this widget only repaints itself.
     """
 
-    def __init__(self, max_lines: int = 1) -> None:
+    def __init__(self, max_lines: int = 1, *, shrink: bool = False) -> None:
         super().__init__()
         self.max_lines = max_lines
+        self.shrink = shrink
+        """One line that does not fit is painted smaller (down to ``MIN_SHRINK``) before
+        it is elided: a narrow window still shows "2,400 images/s" whole."""
         self._text = ""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
 
@@ -87,6 +106,11 @@ class ElidedLabel(QWidget):
         painter = QPainter(self)
         rect = self.contentsRect()
         metrics = self.fontMetrics()
+        if self.shrink and self.max_lines == 1:
+            font = shrunk_font(self.font(), self.text(), rect.width())
+            if font is not None:
+                painter.setFont(font)
+                metrics = QFontMetrics(font)
         lines = wrap_lines(self.text(), metrics, rect.width(), self.max_lines)
         for i, line in enumerate(lines):
             row = QRect(
@@ -109,15 +133,17 @@ class SummaryCard(QFrame):
         self.setObjectName(f"card_{key}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.title = plain.label()
+        self.title = ElidedLabel(shrink=True)
         self.title.setObjectName("cardTitle")
-        self.value = ElidedLabel()
+        # a phrase (the bottleneck) wraps onto two lines; a number shrinks to fit one
+        wide = key in WIDE_KEYS
+        self.value = ElidedLabel(2 if wide else 1, shrink=not wide)
         self.value.setObjectName("cardValue")
         font = self.value.font()
         font.setPointSizeF(font.pointSizeF() * (1.05 if key in WIDE_KEYS else 1.15))
         font.setBold(True)
         self.value.setFont(font)
-        self.detail = ElidedLabel(max_lines=2)
+        self.detail = ElidedLabel(max_lines=1 if wide else 2)
         self.detail.setObjectName("cardDetail")
         # our own link, no data; a blue that reads on light and dark backgrounds
         self.why = QLabel("<a href='why' style='color:#3d8bfd;'>why?</a>")
