@@ -41,7 +41,8 @@ class BuildEditorPanel(QWidget):
         self.power_limit = spin_box(
             0, 1500, "Per-GPU power limit; 0 runs at board power", suffix=" W"
         )
-        self.power_limit.setSpecialValueText("board power")
+        self.power_limit.setPrefix("limit ")  # says what the box is: "limit 420 W"
+        self.power_limit.setSpecialValueText("no power limit")
         self.power_limit.setSingleStep(10)
         self.nvlink = spin_box(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
         self.memory_kits = spin_box(1, 16, "Memory kits of this model")
