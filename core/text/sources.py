@@ -30,7 +30,7 @@ _PUBLISHERS: tuple[tuple[str, str], ...] = (
     (r"\bintel\b", "Intel"),
     (r"lambda", "Lambda"),
     (r"mlcommons|mlperf", "MLCommons"),
-    (r"80 plus|clearesult", "80 PLUS (CLEAResult)"),
+    (r"80 plus program|clearesult", "80 PLUS (CLEAResult)"),
     (r"\bebay\b", "eBay"),
     (r"\bamazon\b", "Amazon"),
     (r"newegg", "Newegg"),
@@ -45,7 +45,8 @@ _FILE_ENDINGS |= {"js", "ts", "toml", "cfg", "ini", "xlsx", "ipynb", "rst", "cu"
 
 def publisher(source: str) -> str:
     """The original publisher a source sentence names first: a known publisher's name or
-    the domain of an address, whichever comes first; else the sentence's first words."""
+    the domain of an address, whichever comes first; else the sentence's words up to its
+    first comma, colon or bracket (five at most)."""
     found: list[tuple[int, str]] = []
     for pattern, name in _PUBLISHERS:
         match = re.search(pattern, source, re.I)
@@ -59,8 +60,9 @@ def publisher(source: str) -> str:
             break
     if found:
         return min(found)[1]
-    words = source.split()
-    return " ".join(words[:4]) + ("\u2026" if len(words) > 4 else "")
+    head = re.split(r"\s*[(,:;]", source.strip(), maxsplit=1)[0]
+    words = head.split() or source.split()
+    return " ".join(words[:5]) + ("\u2026" if len(words) > 5 else "")
 
 
 def shorten(text: str, limit: int = REFERENCE_CHARS) -> str:

@@ -24,11 +24,15 @@ from core.text.sources import References, numbers_text, publisher, shorten
         ("https://www.techpowerup.com/gpu-specs/geforce-rtx-4090.c3889", "TechPowerUp"),
         # a file name is not a domain
         ("throughput.py table copied from the NVIDIA datasheets", "NVIDIA"),
-        # neither: the first four words
+        # a rating named inside a retailer's line is not its publisher
+        ("80 PLUS program requirements, 115 V internal non-redundant", "80 PLUS (CLEAResult)"),
         (
-            "Stas Bekman, 'Machine Learning Engineering', chapter 3",
-            "Stas Bekman, 'Machine Learning\u2026",
+            "Retailer catalogue line ('be quiet!', 'Dark Power Pro 13 1600W', '80 PLUS Titanium')",
+            "Retailer catalogue line",
         ),
+        # neither: the words before the first comma, colon or bracket (five at most)
+        ("Stas Bekman, 'Machine Learning Engineering', chapter 3", "Stas Bekman"),
+        ("one two three four five six seven", "one two three four five\u2026"),
     ],
 )
 def test_publisher(source: str, expected: str) -> None:
