@@ -148,7 +148,7 @@ def _serve(args: argparse.Namespace, gpu: Any, workload: Any) -> int:
     )
     if args.power_limit is not None:
         speed = with_power_limit(speed, gpu, args.count, args.power_limit)
-    basis = FITTED.engines[serving.engine].basis
+    basis = FITTED.engine(serving.engine, gpu.vendor).basis
     if args.json:
         data = {
             "workload": workload.name,

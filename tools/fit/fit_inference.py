@@ -133,6 +133,13 @@ def nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, steps: int) ->
     return simplex[int(np.argmin(values))]
 
 
+def engine_key(item: Resolved, constants: InferenceConstants) -> str:
+    """Which entry of ``constants.engines`` predicts ``item`` (an engine, or an engine on
+    one GPU maker's cards)."""
+    vendor = f"{item.serving.engine}@{item.gpu.vendor}"
+    return vendor if vendor in constants.engines else item.serving.engine
+
+
 def fit_engine(
     items: Sequence[Resolved],
     engine: str,
@@ -141,7 +148,7 @@ def fit_engine(
     fields: Sequence[str] = ENGINE_FIELDS,
     fit_clock: bool = False,
 ) -> InferenceConstants:
-    mine = [i for i in items if i.serving.engine == engine]
+    mine = [i for i in items if engine_key(i, constants) == engine]
     if not mine:
         return constants
     start = constants.engines[engine]
@@ -166,36 +173,38 @@ def fit_engine(
     return with_engine(constants, engine, chosen, clock)
 
 
+PER_TOKEN = ("token_overhead_s", "layer_overhead_s")
+PREFILL = ("prefill_efficiency", "prefill_quant_efficiency")
+FITTED_FIELDS = {
+    "vllm": (*PER_TOKEN, "per_sm_gb_s"),
+    "vllm@Intel": PER_TOKEN + PREFILL,
+    "tensorrt-llm": PER_TOKEN + PREFILL,
+    "transformers": PER_TOKEN + PREFILL,
+    "exllamav2": PER_TOKEN + PREFILL,
+}
+"""What each engine's rows fit. vLLM on NVIDIA has no published prompt-processing rows:
+its prefill efficiencies are llama.cpp's, not fitted; its decode kernels keep more bytes in
+flight per SM than llama.cpp's (its 8B rows on H100 and B200 read weights at 2-3 times
+llama.cpp's per-SM bound), so that bound is its own. SGLang is
+not fitted: most of its published rows run on the H20, whose few SMs for its bandwidth
+the model cannot see (no rated boost clock, so no SM count), and its constants would
+absorb that card's quirk (docs/inference-model.md)."""
+
+
 def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
     constants = fit_engine(items, "llama.cpp", FITTED, steps, fit_clock=True)
     shared = constants.engines["llama.cpp"]
-    # SGLang is not fitted: its only published rows run on one GPU, the H20, whose few SMs
-    # for its bandwidth the model cannot see (no rated boost clock, so no SM count); its
-    # constants would absorb that card's quirk (docs/inference-model.md).
-    for engine in ("vllm", "tensorrt-llm", "transformers", "exllamav2"):
+    for engine, fields in FITTED_FIELDS.items():
         # How much of the DRAM bandwidth a GPU's weight-streaming kernels reach is the
         # hardware's (llama.cpp's many rows fit it); each engine has its own costs per
         # token and per layer and its own prefill kernels. Few rows: those only.
-        constants = with_engine(
-            constants,
-            engine,
-            {
-                "bandwidth_efficiency": shared.bandwidth_efficiency,
-                "per_sm_gb_s": shared.per_sm_gb_s,
-            },
-        )
-        constants = fit_engine(
-            items,
-            engine,
-            constants,
-            steps // 2,
-            fields=(
-                "token_overhead_s",
-                "layer_overhead_s",
-                "prefill_efficiency",
-                "prefill_quant_efficiency",
-            ),
-        )
+        common = {"bandwidth_efficiency": shared.bandwidth_efficiency}
+        if "per_sm_gb_s" not in fields:
+            common["per_sm_gb_s"] = shared.per_sm_gb_s
+        if "prefill_efficiency" not in fields:
+            common |= {f: getattr(shared, f) for f in PREFILL}
+        constants = with_engine(constants, engine, common)
+        constants = fit_engine(items, engine, constants, steps // 2, fields=fields)
     return constants
 
 

@@ -133,7 +133,7 @@ def serve(
         memory=memory,
         speed=speed,
         cost=cost,
-        engine_basis=constants.engines[serving.engine].basis,
+        engine_basis=constants.engine(serving.engine, gpu.vendor).basis,
     )
 
 

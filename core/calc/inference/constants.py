@@ -58,6 +58,9 @@ class EngineConstants:
 @dataclass(frozen=True)
 class InferenceConstants:
     engines: dict[str, EngineConstants] = field(default_factory=dict)
+    """By engine; ``"<engine>@<vendor>"`` holds an engine's constants on one GPU maker's
+    cards where its software differs there (vLLM on Intel GPUs runs its XPU backend, not
+    CUDA graphs)."""
     allreduce_latency_s: dict[str, float] = field(default_factory=dict)
     """Latency of one small all-reduce by link kind (nvlink, pcie, host)."""
     clock_exponent: float = 0.684
@@ -72,6 +75,10 @@ class InferenceConstants:
     prefill_power_fraction: float = 1.0
     """GPU draw while processing a prompt: the same source sets the prompt phase to the
     full board power (A100 400 W, H100 700 W)."""
+
+    def engine(self, name: str, vendor: str) -> EngineConstants:
+        """The constants of engine ``name`` on a GPU made by ``vendor``."""
+        return self.engines.get(f"{name}@{vendor}") or self.engines[name]
 
 
 _LLAMA_CPP = EngineConstants(
@@ -97,13 +104,35 @@ _LLAMA_CPP = EngineConstants(
 FITTED = InferenceConstants(
     engines={
         "llama.cpp": _LLAMA_CPP,
-        # vLLM: fitted on its few published rows (Intel Arc Pro B60: no SM count, so the
-        # per-SM bound does not apply there); treat with care on NVIDIA.
         # The DRAM bandwidth a GPU's weight-streaming kernels reach is the hardware's:
         # every engine shares llama.cpp's fitted bandwidth constants (many GPUs) and has
         # its own costs per token and layer and its own prefill kernels
         # (tools/fit/fit_inference.py).
+        # vLLM on NVIDIA (CUDA graphs): its per-token cost and per-SM bound fitted on its
+        # published H100 and B200 rows (the bound came out at the search's limit, 60 GB/s
+        # per SM: it does not bind on those cards, whose kernels read weights at 2-3x
+        # llama.cpp's per-SM rate); no prompt-processing rows, so llama.cpp's prefill.
         "vllm": EngineConstants(
+            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+            per_sm_gb_s=60.0,
+            layer_overhead_s=0.1e-6,
+            token_overhead_s=2.82e-3,
+            prefill_efficiency=_LLAMA_CPP.prefill_efficiency,
+            prefill_quant_efficiency=_LLAMA_CPP.prefill_quant_efficiency,
+            hop_s=0.3e-3,
+            reserve_fraction=0.9,
+            context_gib=0.5,
+            graphs_gib=0.7,
+            ubatch=8192,
+            basis=(
+                "fitted on 6 published vLLM rows on NVIDIA H100 and B200 (vLLM blog, "
+                "2026): its cost per generated token and its bytes in flight per SM; "
+                "prompt processing as llama.cpp's (no published vLLM prompt rows)"
+            ),
+        ),
+        # vLLM on Intel GPUs runs its XPU backend: fitted on its published Arc Pro B60 rows
+        # (no SM count there, so the per-SM bound does not apply).
+        "vllm@Intel": EngineConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=0.4e-6,
@@ -117,7 +146,7 @@ FITTED = InferenceConstants(
             ubatch=8192,
             basis=(
                 "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog): "
-                "unchecked on NVIDIA GPUs, where vLLM's per-step cost is likely lower"
+                "vLLM's XPU backend on Intel GPUs"
             ),
         ),
         "tensorrt-llm": EngineConstants(

@@ -109,7 +109,7 @@ def inference_speed(
     curves: bool = True,
 ) -> InferenceSpeed:
     shape = LlmShape.of(workload.architecture)
-    c = constants.engines[serving.engine]
+    c = constants.engine(serving.engine, gpu.vendor)
     model = _Model(shape, serving, gpu, gpu_count, link, host_gb_s, pcie_gb_s, c, constants)
     prefill_s = model.prefill_seconds(serving.prompt_len)
     mid = serving.prompt_len + serving.gen_len / 2.0
