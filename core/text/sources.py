@@ -28,7 +28,7 @@ _PUBLISHERS: tuple[tuple[str, str], ...] = (
     (r"nvidia", "NVIDIA"),
     (r"\bamd\b|amd\.com", "AMD"),
     (r"\bintel\b", "Intel"),
-    (r"lambda", "Lambda"),
+    (r"\blambda\b", "Lambda"),
     (r"mlcommons|mlperf", "MLCommons"),
     (r"80 plus program|clearesult", "80 PLUS (CLEAResult)"),
     (r"\bebay\b", "eBay"),
@@ -43,25 +43,56 @@ _FILE_ENDINGS = {"py", "csv", "json", "md", "txt", "pdf", "html", "htm", "php", 
 _FILE_ENDINGS |= {"js", "ts", "toml", "cfg", "ini", "xlsx", "ipynb", "rst", "cu", "cpp", "h"}
 
 
-def publisher(source: str) -> str:
-    """The original publisher a source sentence names first: a known publisher's name or
-    the domain of an address, whichever comes first; else the sentence's words up to its
-    first comma, colon or bracket (five at most)."""
+_GENERIC_LEADS = (
+    "github",
+    "public github",
+    "retailer",
+    "reseller",
+    "distributor",
+    "us retail",
+    "no ",
+    "ebay",
+    "dated survey",
+)
+"""Leads that say where a figure was found, not who published it: the publisher is then
+looked for in the rest of the sentence (a PCPartPicker scrape kept on GitHub)."""
+
+
+def _named(text: str) -> str | None:
+    """The known publisher or address domain that comes first in ``text``."""
     found: list[tuple[int, str]] = []
     for pattern, name in _PUBLISHERS:
-        match = re.search(pattern, source, re.I)
+        match = re.search(pattern, text, re.I)
         if match:
             found.append((match.start(), name))
-    for match in _DOMAIN.finditer(source):
+    for match in _DOMAIN.finditer(text):
         if match.group(2).lower() not in _FILE_ENDINGS:
             domain = match.group(1).lower()
             named = [name for pattern, name in _PUBLISHERS if re.search(pattern, domain, re.I)]
             found.append((match.start(), named[0] if named else domain))
             break
-    if found:
-        return min(found)[1]
-    head = re.split(r"\s*[(,:;]", source.strip(), maxsplit=1)[0]
-    words = head.split() or source.split()
+    return min(found)[1] if found else None
+
+
+def publisher(source: str) -> str:
+    """Who published a source sentence, from its lead (the words before its first comma,
+    colon, bracket or quote): a known publisher or an address there, else the lead's words
+    (five at most). A title quoted later never counts ("CNBC, 'Nvidia CEO says…'" is
+    CNBC's); a lead that only says where the figure was found ("github …", "Retailer
+    listings …") lets the rest of the sentence name the publisher."""
+    text = source.strip()
+    if re.match(r"(?:https?://|www\.)", text, re.I):
+        lead = text.split()[0]
+    else:
+        # a comma, semicolon, bracket, a colon before a space, or an opening quote
+        lead = re.split(r"\s*[(,;]|:(?=\s|$)|\s['\"\u2018\u201c]", text, maxsplit=1)[0]
+    if lead.lower().startswith(_GENERIC_LEADS):
+        named = _named(text[len(lead) :]) or _named(lead)
+    else:
+        named = _named(lead)
+    if named is not None:
+        return named
+    words = lead.split() or text.split()
     return " ".join(words[:5]) + ("\u2026" if len(words) > 5 else "")
 
 

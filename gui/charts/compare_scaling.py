@@ -19,11 +19,17 @@ class ScalingSeries:
     current_gpus: float | None = None
 
 
+LEGEND_ENTRIES = 6
+"""Builds named under the chart; more would take the chart's height from its curves."""
+
+
 class CompareScalingChart(BaseChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Scaling of every build", parent)
         plot = self.getPlotItem()
         self.legend: pg.LegendItem = self.add_legend_below(3)  # never over a curve
+        self._more = pg.PlotDataItem([], [], pen=None)
+        """The legend's last entry when not every build is named there."""
         plot.setLabel("bottom", "GPUs")
         self.curves: list[pg.PlotDataItem] = []
         self.current = pg.ScatterPlotItem(size=11, pen=None)
@@ -51,17 +57,23 @@ class CompareScalingChart(BaseChart):
             self.curves.append(curve)
         self.legend.clear()  # legend rows only; the curves stay in the plot
         spots = []
+        named = 0
+        drawn = sum(1 for s in series if s.gpus)
         for i, curve in enumerate(self.curves):
             if i < len(series):
                 s = series[i]
                 curve.setData(list(s.gpus), list(s.throughput))
-                self.legend.addItem(curve, plain.markup_free(s.label))
+                if s.gpus and (named < LEGEND_ENTRIES - 1 or drawn <= LEGEND_ENTRIES):
+                    self.legend.addItem(curve, plain.markup_free(s.label))
+                    named += 1
                 here = [t for g, t in zip(s.gpus, s.throughput, strict=True) if g == s.current_gpus]
                 if here:
                     colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
                     spots.append({"pos": (s.current_gpus, here[0]), "brush": colour})
             else:
                 curve.setData([], [])
+        if drawn > named:  # the rest are named in the table above the charts
+            self.legend.addItem(self._more, f"and {drawn - named} more builds")
         self.fit_legend()
         self.current.setData(spots)
         plot.setLabel("left", unit or "throughput")

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from gui.charts.base import SERIES_COLOURS, THEMES, BaseChart
@@ -50,6 +49,9 @@ class CompareScatterChart(BaseChart):
         self.labels: list[pg.TextItem] = []
         self.shown_points: tuple[ScatterPoint, ...] = ()
         self.front: tuple[int, ...] = ()
+        # the plot area changes with the widget and when the axes widen for their tick
+        # labels on a paint: the labels are placed again each time
+        plot.getViewBox().sigResized.connect(self._arrange_labels)
         self.setToolTip(
             plain.tip(
                 "Each build's total throughput against its parts cost. The dashed line joins the "
@@ -113,7 +115,7 @@ class CompareScatterChart(BaseChart):
             label.setVisible(False)
         self._arrange_labels()
 
-    def _arrange_labels(self) -> None:
+    def _arrange_labels(self, *_resized: object) -> None:
         """Each label beside its point where it neither leaves the plot nor covers another
         label (the places of ``LABEL_ANCHORS``, in that order); a label
         with no such place is left out (the table beside the chart names every build)."""
@@ -139,12 +141,6 @@ class CompareScatterChart(BaseChart):
                     break
             else:
                 label.setVisible(False)
-
-    def resizeEvent(self, event: QResizeEvent | None) -> None:
-        super().resizeEvent(event)
-        if self.__dict__.get("labels"):
-            self.settle()
-            self._arrange_labels()
 
     def set_theme(self, theme: str) -> None:
         super().set_theme(theme)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.models.parts import Part
 from core.text.checks import SEVERITY_LABELS
 from core.text.cost import total_text
 from core.text.sources import References, numbers_text
@@ -161,22 +162,22 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
 
 def sources_html(sheet: BuildSheet, refs: References) -> str:
     """Each part with what its sources are, then the numbered list of those sources."""
-    rows: list[list[Cell]] = []
-    seen: set[str] = set()
-    for b in sheet.builds:
+    prices: dict[str, list[int]] = {}
+    parts: dict[str, Part] = {}
+    for b in sheet.builds:  # a part may be new in one build and used in another
         for _q, part in b.analysis.build.bill_of_materials():
-            if part.id in seen:
-                continue
-            seen.add(part.id)
-            line = next(ln for ln in b.cost.lines if ln.part_id == part.id)
-            cited = []
-            if line.unit_usd is not None:
-                cited.append(f"price {numbers_text([refs.cite(line.source)])}")
-            else:
-                cited.append("price: none found")
-            specs = [refs.cite(s) for s in part.sources]
-            cited.append(f"specs {numbers_text(specs)}" if specs else "specs: none listed")
-            rows.append([part.name + "\n" + part_identity(part), "; ".join(cited)])
+            parts.setdefault(part.id, part)
+            cited = prices.setdefault(part.id, [])
+            for line in b.cost.lines:
+                if line.part_id == part.id and line.unit_usd is not None:
+                    cited.append(refs.cite(line.source))
+    rows: list[list[Cell]] = []
+    for part_id, part in parts.items():
+        cited_prices = prices[part_id]
+        words = [f"price {numbers_text(cited_prices)}" if cited_prices else "price: none found"]
+        specs = [refs.cite(s) for s in part.sources]
+        words.append(f"specs {numbers_text(specs)}" if specs else "specs: none listed")
+        rows.append([part.name + "\n" + part_identity(part), "; ".join(words)])
     html = heading(3, "Parts and their sources")
     html += table(("Part", "Sources"), rows, widths=("45%", "55%"))
     html += heading(3, "Sources")

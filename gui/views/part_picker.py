@@ -24,7 +24,15 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtGui import (
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QStandardItem,
+    QStandardItemModel,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -105,13 +113,22 @@ results are painted; opening a list or the table, or picking, refills at once.""
 
 
 class _Combo(QComboBox):
-    """A combo box that says when its list is about to open."""
+    """A combo box that says when its list is about to be used: opened, or stepped through
+    with the keyboard or the mouse wheel (which pick an entry without opening it)."""
 
     opening = Signal()
 
     def showPopup(self) -> None:
         self.opening.emit()
         super().showPopup()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.opening.emit()
+        super().keyPressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.opening.emit()
+        super().wheelEvent(event)
 
 
 class PartPicker(QWidget):
@@ -281,13 +298,17 @@ class PartPicker(QWidget):
             self.part_chosen.emit(part_id or None)
 
     def _on_combo_activated(self, index: int) -> None:
-        if not self.selectable(index):
+        # the entry the user reached, by id: a pending refill may reorder the list
+        data = self.combo.itemData(index)
+        if self._pending is not None:
+            self.flush()
+            index = self.combo.findData(data)
+        if index < 0 or not self.selectable(index):
             # typed and completed, or reached with the keyboard: a misfit is not taken here
             blocked = self.combo.blockSignals(True)
             self.combo.setCurrentIndex(max(self.combo.findData(self._current_id or NONE_ID), 0))
             self.combo.blockSignals(blocked)
             return
-        data = self.combo.itemData(index)
         self.part_chosen.emit(None if data in (None, NONE_ID) else str(data))
 
     def make_dialog(self) -> PartPickerDialog:

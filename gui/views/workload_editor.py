@@ -73,6 +73,8 @@ class WorkloadEditorPanel(QWidget):
         self._vm = view_model
         self._shown: Workload | None = None
         self._size_tips: dict[QWidget, str] = {}
+        self._sizes_na = False
+        """The size fields read "n/a": the shown model is not a transformer decoder."""
         self.preset = QComboBox()
         self.preset.setObjectName("presetPicker")
         self.preset.setEditable(True)
@@ -378,6 +380,7 @@ class WorkloadEditorPanel(QWidget):
             box.setEnabled(not_a_decoder is None)
             box.setToolTip(plain.tip(why) if not_a_decoder else tip)
         self.custom_apply.setEnabled(not_a_decoder is None)
+        self._sizes_na = not_a_decoder is not None
 
     def _show_serving(self, w: Workload) -> None:
         """The serving fields for an LLM served for inference; training fields off then
@@ -458,7 +461,7 @@ class WorkloadEditorPanel(QWidget):
         self._edit("target", target)
 
     def _on_custom_apply_clicked(self) -> None:
-        if not self.custom_apply.isEnabled():  # from a convnet: start from a real decoder
+        if self._sizes_na:  # from a convnet: start from a real decoder
             start = _starting_decoder()
             for box, value in (
                 (self.custom_layers, start.layers),

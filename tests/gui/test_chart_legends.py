@@ -51,3 +51,21 @@ def test_wide_chart_keeps_its_columns_narrow_one_stacks(qtbot: QtBot) -> None:
     chart.resize(260, 320)
     qtbot.wait(20)
     assert chart.legend.columnCount == 1
+
+
+def test_compare_scaling_legend_names_six_builds_at_most(qtbot: QtBot) -> None:
+    """A 30-build comparison: five builds named and "and 25 more builds", so the curves keep
+    most of a 200-px chart; builds without a curve get no entry."""
+    chart = CompareScalingChart()
+    qtbot.addWidget(chart)
+    chart.resize(636, 200)
+    chart.show()
+    series = [
+        ScalingSeries(f"build {i}", (1.0, 2.0), (1000.0 + i, 1900.0 + i), 2.0) for i in range(30)
+    ]
+    series.append(ScalingSeries("not buildable", (), (), None))
+    chart.set_series(tuple(series), "images/s")
+    chart.grab()
+    texts = [label.text for _sample, label in chart.legend.items]
+    assert texts == [*(f"build {i}" for i in range(5)), "and 25 more builds"]
+    assert chart.getPlotItem().getViewBox().height() > 200 / 3

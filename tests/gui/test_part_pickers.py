@@ -174,3 +174,19 @@ def test_psu_table_shows_cable_counts(window: MainWindow) -> None:
     assert dialog.cell(unlisted, "12V-2x6") == "unknown"
     small = ids.index("corsair-rm550x-2021")
     assert dialog.greyed(small) and "550 W" in dialog.cell(small, "Fit")
+
+
+def test_a_keypress_right_after_an_edit_picks_the_entry_it_lands_on(window: MainWindow) -> None:
+    """Down in the board box within the refill's 40 ms: the list is refilled first, so the
+    board the build gets is the one the box then shows (not the entry that used to sit at
+    that row before the refill reordered the list)."""
+    from PySide6.QtTest import QTest
+
+    vm = window.session_view_model
+    boards = window.build_editor.pickers["motherboard"]
+    window.build_editor.pickers["cpu"].choose("i9-13900k")
+    assert boards._pending is not None  # the refill is still to come
+    boards.combo.setFocus()
+    QTest.keyClick(boards.combo, Qt.Key.Key_Down)
+    assert boards._pending is None
+    assert vm.build.motherboard.id == boards.combo.currentData()

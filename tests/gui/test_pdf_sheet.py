@@ -228,3 +228,23 @@ def test_part_lines_name_maker_and_part_number_and_sources_are_numbered(
     assert f"msrp,{line.as_of}[1]" in packed
     assert line.source.startswith("Wikipedia, 'List of Nvidia graphics processing units'")
     assert "[1]Wikipedia.Wikipedia,'ListofNvidiagraphicsprocessingunits'" in packed
+
+
+def test_a_part_new_in_one_build_and_used_in_another_cites_both_prices(qtbot: QtBot) -> None:
+    """The RTX 4090 new (its MSRP) in one build and used (the dated eBay survey) in the
+    other: the sources table gives the card both price numbers."""
+    catalog = load_catalog()
+    data = resources.files("resources.examples").joinpath("single-rtx-4090.json").read_bytes()
+    session = parse_document(data, catalog).session
+    new = session.builds[0]
+    used = new.model_copy(update={"name": "Same, used GPU", "used": (new.gpu.id,)})
+    analyses = [analyze(b, default_workload(), session.settings, catalog) for b in (new, used)]
+    kinds = {
+        a.build.name: next(ln for ln in a.cost.lines if ln.category == "gpu") for a in analyses
+    }
+    assert kinds[new.name].kind == "msrp" and kinds["Same, used GPU"].kind == "used"
+    text, _reader = _text(render_pdf(sheet_from_analyses(analyses, catalog)))
+    packed = "".join(text.split())
+    table = packed[packed.index("Partsandtheirsources") :]
+    row = table[table.index("GeForceRTX4090") : table.index("GeForceRTX4090") + 120]
+    assert "price[1],[" in row, row

@@ -54,3 +54,28 @@ def test_crowded_points_never_overlap_and_survive_a_resize(qtbot: QtBot) -> None
         assert 1 <= len(rects) < 12  # twelve labels cannot all fit beside a tight cluster
         for i, r in enumerate(rects):
             assert not any(r.intersects(o) for o in rects[i + 1 :]), (size, i)
+
+
+def test_labels_stay_inside_after_the_axes_widen_on_a_paint(qtbot: QtBot) -> None:
+    """The left axis widens for long tick labels when the chart is painted, which shrinks
+    the plot without resizing the widget: the labels are placed again then."""
+    import random
+
+    chart = _chart(qtbot, 636, 200)
+    rng = random.Random(1)
+    for _trial in range(60):
+        n = rng.randint(2, 6)
+        scale = rng.choice([1, 10, 1000, 100000])
+        points = tuple(
+            ScatterPoint(
+                f"{rng.randint(1, 8)}x GPU build {k}",
+                rng.uniform(1000, 30000),
+                rng.uniform(1, 5) * scale,
+            )
+            for k in range(n)
+        )
+        chart.set_points(points, tuple(range(n)), "tok/s")
+        chart.grab()  # a paint: the axes take the width their tick labels need
+        view = chart.getPlotItem().getViewBox().sceneBoundingRect()
+        for r in _shown(chart):
+            assert view.contains(r.adjusted(1, 1, -1, -1)), (scale, points)

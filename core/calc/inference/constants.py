@@ -179,8 +179,9 @@ FITTED = InferenceConstants(
             graphs_gib=0.7,
             ubatch=8192,
             basis=(
-                "not fitted: no published SGLang row runs on a GPU in the catalog; "
-                "shared bandwidth constants, assumed small per-token costs"
+                "not fitted: most published SGLang rows run on the H20, whose few SMs for "
+                "its bandwidth the model cannot see; shared bandwidth constants, assumed "
+                "small per-token costs"
             ),
         ),
         "transformers": EngineConstants(

@@ -22,6 +22,18 @@ from core.text.sources import References, numbers_text, publisher, shorten
         ("leganerd.com/2022/08/07 amd-ryzen-7000 spec leak", "leganerd.com"),
         # a domain of a known publisher gets the publisher's name
         ("https://www.techpowerup.com/gpu-specs/geforce-rtx-4090.c3889", "TechPowerUp"),
+        # a title quoted after the publisher does not make the brand its publisher
+        ("CNBC, 'Nvidia CEO Jensen Huang says the H20 ...'", "CNBC"),
+        ("The Register, 'Nvidia's China-market H20 ...'", "The Register"),
+        (
+            "AI Tool Discovery, 'NVIDIA A100 ...' https://www.aitooldiscovery.com",
+            "AI Tool Discovery",
+        ),
+        # a lead that only says where it was found: the rest names the publisher
+        (
+            "github docyx/pc-part-dataset data/csv/cpu.csv @06ffc8e (PCPartPicker scrape)",
+            "PCPartPicker",
+        ),
         # a file name is not a domain
         ("throughput.py table copied from the NVIDIA datasheets", "NVIDIA"),
         # a rating named inside a retailer's line is not its publisher
