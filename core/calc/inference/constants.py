@@ -9,7 +9,7 @@ the fit and the leave-one-GPU-out and leave-one-source-out errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,29 @@ _LLAMA_CPP = EngineConstants(
 )
 """Fitted on the llama.cpp rows (XiongjieDai, llm-tracker.info, llama.cpp pull requests)."""
 
+_VLLM = EngineConstants(
+    bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+    per_sm_gb_s=60.0,
+    layer_overhead_s=0.1e-6,
+    token_overhead_s=2.82e-3,
+    prefill_efficiency=_LLAMA_CPP.prefill_efficiency,
+    prefill_quant_efficiency=_LLAMA_CPP.prefill_quant_efficiency,
+    hop_s=0.3e-3,
+    reserve_fraction=0.9,
+    context_gib=0.5,
+    graphs_gib=0.7,
+    ubatch=8192,
+    basis=(
+        "fitted on 6 published vLLM rows on NVIDIA H100 and B200 (vLLM blog, "
+        "2026): its cost per generated token and its bytes in flight per SM; "
+        "prompt processing as llama.cpp's (no published vLLM prompt rows)"
+    ),
+)
+"""vLLM on NVIDIA (CUDA graphs): its per-token cost and per-SM bound fitted on its published
+H100 and B200 rows (the bound came out at the search's limit, 60 GB/s per SM: it does not
+bind on those cards, whose kernels read weights at 2-3x llama.cpp's per-SM rate); no
+prompt-processing rows, so llama.cpp's prefill efficiencies."""
+
 FITTED = InferenceConstants(
     engines={
         "llama.cpp": _LLAMA_CPP,
@@ -108,42 +131,16 @@ FITTED = InferenceConstants(
         # every engine shares llama.cpp's fitted bandwidth constants (many GPUs) and has
         # its own costs per token and layer and its own prefill kernels
         # (tools/fit/fit_inference.py).
-        # vLLM on NVIDIA (CUDA graphs): its per-token cost and per-SM bound fitted on its
-        # published H100 and B200 rows (the bound came out at the search's limit, 60 GB/s
-        # per SM: it does not bind on those cards, whose kernels read weights at 2-3x
-        # llama.cpp's per-SM rate); no prompt-processing rows, so llama.cpp's prefill.
-        "vllm": EngineConstants(
-            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
-            per_sm_gb_s=60.0,
-            layer_overhead_s=0.1e-6,
-            token_overhead_s=2.82e-3,
-            prefill_efficiency=_LLAMA_CPP.prefill_efficiency,
-            prefill_quant_efficiency=_LLAMA_CPP.prefill_quant_efficiency,
-            hop_s=0.3e-3,
-            reserve_fraction=0.9,
-            context_gib=0.5,
-            graphs_gib=0.7,
-            ubatch=8192,
-            basis=(
-                "fitted on 6 published vLLM rows on NVIDIA H100 and B200 (vLLM blog, "
-                "2026): its cost per generated token and its bytes in flight per SM; "
-                "prompt processing as llama.cpp's (no published vLLM prompt rows)"
-            ),
-        ),
+        "vllm": _VLLM,
         # vLLM on Intel GPUs runs its XPU backend: fitted on its published Arc Pro B60 rows
         # (no SM count there, so the per-SM bound does not apply).
-        "vllm@Intel": EngineConstants(
-            bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
+        "vllm@Intel": replace(
+            _VLLM,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=0.4e-6,
             token_overhead_s=32.0e-3,
             prefill_efficiency=0.199,
             prefill_quant_efficiency=0.848,
-            hop_s=0.3e-3,
-            reserve_fraction=0.9,
-            context_gib=0.5,
-            graphs_gib=0.7,
-            ubatch=8192,
             basis=(
                 "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog): "
                 "vLLM's XPU backend on Intel GPUs"
