@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 REFERENCE_CHARS = 420
 """Longest reference text printed; the full sentence stays in the catalog entry."""
 
-# (pattern searched case-insensitively in the source, the publisher's name). The first
-# pattern found earliest in the text names the publisher.
+# (pattern searched case-insensitively in a source's lead, the publisher's name): the one
+# found earliest there names the publisher (``publisher``).
 _PUBLISHERS: tuple[tuple[str, str], ...] = (
     (r"pcpartpicker", "PCPartPicker"),
     (r"buildcores", "BuildCores OpenDB"),

@@ -46,6 +46,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import timm
@@ -55,6 +56,9 @@ from torch import nn
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 from torch.utils.flop_counter import FlopCounterMode, flop_registry
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repo
+from tools.derive import count_saved_activations
 
 Tensor = torch.Tensor
 aten = torch.ops.aten
@@ -153,25 +157,14 @@ def flop_counter_total(model: nn.Module) -> int:
 
 
 def saved_bytes(model: nn.Module, batch: int, amp: bool) -> int:
-    """Bytes of distinct storages saved for backward by one training forward + loss."""
-    torch.manual_seed(0)
-    x = torch.randn(batch, 3, RESOLUTION, RESOLUTION)
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    seen: dict[int, int] = {}
-
-    def pack(t: Tensor) -> Tensor:
-        storage = t.untyped_storage()
-        ptr = storage.data_ptr()
-        if ptr and ptr not in params:
-            seen[ptr] = max(seen.get(ptr, 0), storage.nbytes())
-        return t
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        with torch.autocast("cpu", dtype=torch.float16, enabled=amp):
-            out = model(x)
-        loss = F.cross_entropy(out.float(), torch.zeros(batch, dtype=torch.long))
-    del loss, out
-    return sum(seen.values())
+    """Bytes of distinct storages saved for backward by one training forward + loss (an
+    image batch and cross-entropy, through the counter of count_saved_activations.py)."""
+    job = (
+        lambda: model,
+        lambda b: (torch.randn(b, 3, RESOLUTION, RESOLUTION),),
+        lambda out: F.cross_entropy(out.float(), torch.zeros(out.shape[0], dtype=torch.long)),
+    )
+    return count_saved_activations.saved_bytes(model, job, batch, amp)
 
 
 def count(name: str) -> dict[str, Any]:
