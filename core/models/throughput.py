@@ -95,6 +95,8 @@ class WorkProfile(Frozen):
     writes: attention FLOPs / (4 x head dim)."""
     unaligned_matmul_flops: NonNeg = 0.0
     """Part of ``matmul_flops`` in GEMMs with a dimension not a multiple of 8."""
+    dilated_conv_flops: NonNeg = 0.0
+    """Part of ``matmul_flops`` in dilated convolutions (no tensor-core kernel)."""
     seq_len: Annotated[int, Field(ge=1)] | None = None
     input_kind: Literal["image", "text", "audio"] = "image"
     input_bytes_per_sample: NonNeg = 0.0

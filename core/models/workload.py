@@ -81,6 +81,11 @@ class OpMix(Frozen):
     of 8 (an odd vocabulary size, say): 16- and 8-bit tensor-core kernels need 16-byte
     aligned rows (NVIDIA "Matrix Multiplication Background" guide, Tensor Core
     requirements), so these run far below the tensor-core peak at those precisions."""
+    dilated_conv_flops: Flops = 0.0
+    """Part of ``matmul_conv_flops`` in dilated convolutions (dilation > 1). cuDNN has no
+    algorithm that runs a dilated convolution on tensor cores (NVIDIA's note in chainer
+    PR #4064, cuDNN 7), so at 16-bit precision these run on the CUDA cores, at the
+    chip's non-tensor 16-bit rate (as unaligned GEMMs do)."""
 
     @property
     def total_flops(self) -> float:

@@ -25,8 +25,8 @@ SERVING = (
     ("LLM generation (llama.cpp)", "290 published rows, 11 GPUs", "4.0 %", "7.7 % (372 held out)"),
     ("LLM prompt processing (llama.cpp)", "290 published rows", "15.7 %", "20.2 % (held out)"),
     ("LLM batched generation (TensorRT-LLM)", "48 published rows", "30 %", "42 % (one GPU out)"),
-    ("Training, other stacks (timm, NeMo)", "81 published rows", "36 %", "—"),
-    ("Vision inference (timm, DLE)", "112 published rows", "35 %", "—"),
+    ("Training, other stacks (timm, NeMo)", "81 published rows", "30 %", "—"),
+    ("Vision inference (timm, DLE)", "112 published rows", "32 %", "—"),
     ("Fine-tuning memory (LitGPT)", "18 measured peaks", "16 %", "—"),
 )
 """Figures of docs/inference-model.md and docs/performance-model.md §5."""

@@ -39,9 +39,10 @@ FILES = (
 HELD_OUT = ("torchtune", "5090", "RTX PRO 6000", "70B context")
 FIELDS = ("tensor_factor", "elementwise_factor")
 """The host factor stays as stated in stacks.py (too few small-batch rows to fit it)."""
-BOUNDS = {"tensor_factor": (0.8, 1.2), "elementwise_factor": (0.02, 1.0), "host_factor": (0.0, 1.5)}
-"""Physical limits: large GEMMs reach at most about 90 % of the tensor peak (1.2 x the
-eager stack's fitted Ampere efficiency of 0.74); fusion cannot add DRAM passes."""
+BOUNDS = {"tensor_factor": (0.8, 1.6), "elementwise_factor": (0.02, 1.0), "host_factor": (0.0, 1.5)}
+"""Physical limits: large GEMMs reach at most about 90 % of the tensor peak (the roofline
+caps a stack's efficiency at ``roofline.TENSOR_CEILING``); fusion cannot add DRAM
+passes."""
 
 
 def rows() -> list[tuple[Row, Kind]]:

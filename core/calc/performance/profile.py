@@ -83,22 +83,23 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     if mix is not None:
         matmul, attention = mix.matmul_conv_flops, mix.attention_flops
         recurrent, elementwise = mix.recurrent_flops, mix.elementwise_flops
-        unaligned = mix.unaligned_matmul_flops
+        unaligned, dilated = mix.unaligned_matmul_flops, mix.dilated_conv_flops
     else:
         matmul = arch.forward_flops_per_sample or 2.0 * (arch.params_active or arch.params_total)
-        attention = recurrent = elementwise = unaligned = 0.0
+        attention = recurrent = elementwise = unaligned = dilated = 0.0
     activations = arch.activation_elements_per_sample or 0.0
     items = arch.unit_items_per_sample
     default_seq = arch.default_seq_len
     seq = workload.seq_len or default_seq
     if seq is not None and default_seq and seq != default_seq:
         ratio = seq / default_seq
-        matmul, recurrent, elementwise, activations, unaligned = (
+        matmul, recurrent, elementwise, activations, unaligned, dilated = (
             matmul * ratio,
             recurrent * ratio,
             elementwise * ratio,
             activations * ratio,
             unaligned * ratio,
+            dilated * ratio,
         )
         attention *= ratio * ratio
         if arch.throughput_unit == "tokens/s" or items == default_seq:
@@ -152,6 +153,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         tokens_per_sample=gemm_rows,
         attention_score_elements=scores,
         unaligned_matmul_flops=min(unaligned, matmul),
+        dilated_conv_flops=min(dilated, matmul - min(unaligned, matmul)),
         seq_len=seq,
         input_kind=arch.input_kind,
         input_bytes_per_sample=(

@@ -95,6 +95,11 @@ def fp16_tensor_peak(gpu: GPU) -> float | None:
     return None
 
 
+TENSOR_CEILING = 0.9
+"""Highest fraction of the tensor peak a stack's faster kernels are credited with: large
+cuBLAS GEMMs reach about 90 % of it at best, so a stack's ``tensor_factor`` never lifts
+the efficiency past this (nor lowers the eager stack's fitted one)."""
+
 _NARROW_TENSOR_PRECISIONS = frozenset({"fp16", "bf16", "fp8", "int8"})
 
 _HALF_TO_FP32_RATE = {
@@ -216,7 +221,8 @@ def gpu_step_time(
     peak = max(mode.peak_flops * clock_factor, 1.0)
     bw = gpu.memory_bandwidth_gb_s * 1e9 * c.eta_memory
     stack = STACKS[profile.stack]
-    eta = min(1.0, tensor_efficiency(gpu, mode, c) * stack.tensor_factor)
+    base_eta = tensor_efficiency(gpu, mode, c)
+    eta = min(base_eta * stack.tensor_factor, max(base_eta, TENSOR_CEILING))
 
     shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
     # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements); an
@@ -231,9 +237,19 @@ def gpu_step_time(
     ):
         simt = half_simt_peak(gpu)
         unaligned = profile.unaligned_matmul_flops if simt else 0.0
-    matmul_s = passes * batch * (profile.matmul_flops - unaligned) / (peak * eta * shape)
+    # Dilated convolutions have no tensor-core kernel: at 16-bit precision they run on
+    # the CUDA cores, at the non-tensor 16-bit rate (as unaligned GEMMs do). TF32 is left
+    # on the tensor path: no source says whether cuDNN 8 runs dilated TF32 there.
+    dilated = 0.0
+    if mode.tensor_cores and mode.precision in _NARROW_TENSOR_PRECISIONS:
+        dilated_simt = half_simt_peak(gpu) if gpu.vendor == "NVIDIA" else None
+        dilated = profile.dilated_conv_flops if dilated_simt else 0.0
+    matmul_s = passes * batch * (profile.matmul_flops - unaligned - dilated) / (peak * eta * shape)
     if simt and unaligned:
         matmul_s += passes * batch * unaligned / (simt * clock_factor * c.eta_simt_fp32)
+    if dilated and dilated_simt:
+        simt_eta = min(1.0, c.eta_simt_fp32 * stack.tensor_factor)
+        matmul_s += passes * batch * dilated / (dilated_simt * clock_factor * simt_eta * shape)
     attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
     # DRAM whatever the matmul speed: unfused attention is memory bound there.

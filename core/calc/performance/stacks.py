@@ -70,32 +70,32 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.366,
-        tensor_factor=1.2,
+        elementwise_factor=0.447,
+        tensor_factor=1.069,
         flash_attention=True,
         host_factor=0.6,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
-            "fitted on 34 published PyTorch 2 rows (timm inference on RTX 3090/4090, "
-            "torchtitan on A100): median error 35 %, estimates are rough"
+            "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
+            "3090/4090, torchtitan on A100): median error 25 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.095,
-        tensor_factor=1.2,
+        elementwise_factor=0.182,
+        tensor_factor=1.326,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
-            "fitted on 12 published torch.compile rows (timm inference on RTX 4090): "
-            "median error 33 %, estimates are rough"
+            "fitted on 24 published torch.compile rows (timm inference on RTX 4090): "
+            "median error 40 %, estimates are rough"
         ),
     ),
     "transformer-engine": StackPhysics(
         elementwise_factor=0.02,
-        tensor_factor=1.2,
+        tensor_factor=1.6,
         flash_attention=True,
         host_factor=0.1,
         fused_optimizer=True,

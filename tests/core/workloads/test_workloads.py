@@ -164,3 +164,12 @@ def test_full_softmax_presets_match_their_derivation() -> None:
     layer += 2 * 1024
     expected = 18 * layer + 267_735 * 1024 + 267_735 + 2 * 16 * 64
     assert find_preset("transformer-xl-large-full-softmax").architecture.params_total == expected
+
+
+def test_waveglow_dilated_flops_follow_the_dle_module() -> None:
+    """DLE waveglow/model.py: in_layers[i] = Conv1d(512, 1024, 3, dilation=2**i), i < 8, so 7
+    dilated layers in each of 12 flows, over 8,000 samples folded into 1,000 groups of 8."""
+    mix = find_preset("waveglow").architecture.op_mix
+    assert mix is not None
+    assert mix.dilated_conv_flops == 12 * 7 * 1000 * 3 * 512 * 1024 * 2
+    assert mix.dilated_conv_flops < mix.matmul_conv_flops

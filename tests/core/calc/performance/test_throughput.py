@@ -265,3 +265,27 @@ def test_unaligned_gemm_penalty_covers_8_bit_and_skips_unknown_or_non_nvidia() -
     mi300x = gpu("MI300X")
     aligned = gpu_step_time(p.model_copy(update={"unaligned_matmul_flops": 0.0}), mi300x, UNIT)
     assert gpu_step_time(p, mi300x, UNIT).matmul_s == pytest.approx(aligned.matmul_s)
+
+
+def test_dilated_convolutions_leave_tensor_cores_at_16_bit() -> None:
+    """1 of 2 TFLOP in dilated convolutions: fp16 runs them on the CUDA cores (GA102:
+    non-tensor FP16 at the FP32 rate, 35.58 TFLOPS); TF32 keeps them on tensor cores."""
+    rtx3090 = gpu("RTX 3090")
+    p = profile(matmul_flops=2e12, dilated_conv_flops=1e12, batch_per_gpu=1)
+    fp16 = gpu_step_time(p, rtx3090, UNIT)
+    # three passes of 1e12 at 71e12 x 0.5 (tensor) plus three of 1e12 at 35.58e12 x 0.5
+    assert fp16.matmul_s == pytest.approx(3e12 / 35.5e12 + 3e12 / 17.79e12)
+    tf32 = gpu_step_time(p.model_copy(update={"requested_precision": "fp32"}), rtx3090, UNIT)
+    assert tf32.matmul_s == pytest.approx(6e12 / (35.6e12 * 0.5))
+
+
+def test_dilated_convolutions_change_nothing_without_tensor_cores() -> None:
+    """V100 fp32 has no tensor path: every FLOP already runs at 15.7 TFLOPS x 0.5."""
+    v100 = gpu("V100 SXM2 32GB")
+    p = profile(
+        matmul_flops=2e12, dilated_conv_flops=1e12, batch_per_gpu=1, requested_precision="fp32"
+    )
+    assert gpu_step_time(p, v100, UNIT).matmul_s == pytest.approx(6e12 / (15.7e12 * 0.5))
+    # at fp16 the V100 (GV100: packed FP16 at twice FP32, 31.4 TFLOPS) runs the dilated half
+    fp16 = gpu_step_time(p.model_copy(update={"requested_precision": "fp16"}), v100, UNIT)
+    assert fp16.matmul_s == pytest.approx(3e12 / 62.5e12 + 3e12 / 15.7e12)
