@@ -17,7 +17,7 @@ import io
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, get_args
 
@@ -161,8 +161,33 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
     return Resolved(row, gpu, workload, serving)
 
 
+RELEASES = (("llama.cpp", "./main, RunPod, Dec 2023", "llama.cpp@2023-12"),)
+"""(engine, marker in a row's source, constants key): measurements taken with an older build
+of an engine, predicted with that build's own fitted constants. XiongjieDai's December 2023
+tables ran llama.cpp's ``./main`` of that month, whose prompt kernels were much slower on
+data-centre GPUs than the May 2024 ``llama-bench`` build the app's llama.cpp follows."""
+
+
+def release_key(row: InferenceRow, constants: InferenceConstants) -> str | None:
+    """The constants entry of the engine build that measured ``row``, if it has its own."""
+    for engine, marker, key in RELEASES:
+        if ENGINES.get(row.engine) == engine and marker in row.source and key in constants.engines:
+            return key
+    return None
+
+
+def constants_for(row: InferenceRow, constants: InferenceConstants) -> InferenceConstants:
+    """``constants`` with the row's engine replaced by the build that measured it."""
+    key = release_key(row, constants)
+    if key is None:
+        return constants
+    engine = ENGINES[row.engine]
+    return replace(constants, engines={**constants.engines, engine: constants.engines[key]})
+
+
 def predict(resolved: Resolved, constants: InferenceConstants = FITTED) -> float:
     row, serving = resolved.row, resolved.serving
+    constants = constants_for(row, constants)
     link = default_link(resolved.gpu)
     if row.metric == "tg" and row.prompt == 0:
         # llama-bench tgN starts from an empty context: the mean context is N / 2.
@@ -195,7 +220,7 @@ def fits(resolved: Resolved, constants: InferenceConstants = FITTED) -> bool:
         resolved.serving,
         resolved.gpu.vram_gib,
         resolved.row.gpu_count,
-        constants,
+        constants_for(resolved.row, constants),
         with_fixes=False,
     )
     return memory.fits

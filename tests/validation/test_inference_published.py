@@ -9,9 +9,19 @@ from pathlib import Path
 
 import pytest
 
+from core.calc.inference.constants import FITTED
 from core.calc.inference.formats import FORMATS
 from core.catalog import load_catalog
-from core.validation.inference import InferenceRow, fits, load_inference_rows, report, resolve
+from core.validation.inference import (
+    InferenceRow,
+    constants_for,
+    fits,
+    load_inference_rows,
+    predict,
+    release_key,
+    report,
+    resolve,
+)
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
 
@@ -73,3 +83,39 @@ def test_held_out_sources_generation_within_target() -> None:
     tg, pp = result["by_metric"]["tg"], result["by_metric"]["pp"]
     assert tg["rows"] >= 140 and tg["median_abs_pct_error"] <= 10.0
     assert pp["rows"] >= 120 and pp["median_abs_pct_error"] <= 25.0
+
+
+def _pp_row(source: str) -> InferenceRow:
+    return InferenceRow(
+        source=source,
+        engine="llama.cpp",
+        gpu_model="RTX 4090",
+        gpu_count=1,
+        split="none",
+        model="Llama-2 7B",
+        weights="f16",
+        batch=1,
+        prompt=512,
+        gen=0,
+        metric="pp",
+        measured=1.0,
+        basis="total",
+    )
+
+
+def test_rows_of_an_older_llama_cpp_build_use_that_builds_constants() -> None:
+    """XiongjieDai's December 2023 rows ran that month's ./main: they are predicted with
+    the constants fitted on them; the app's llama.cpp (and every other row) keeps the
+    current build's, whose prompt kernels are faster."""
+    catalog = load_catalog()
+    old = resolve(_pp_row("XiongjieDai (llama.cpp ./main, RunPod, Dec 2023)"), catalog)
+    new = resolve(_pp_row("XiongjieDai (llama.cpp llama-bench, RunPod, May 2024)"), catalog)
+    assert not isinstance(old, str) and not isinstance(new, str)
+    assert release_key(old.row, FITTED) == "llama.cpp@2023-12"
+    assert release_key(new.row, FITTED) is None
+    assert constants_for(new.row, FITTED) is FITTED
+    swapped = constants_for(old.row, FITTED)
+    assert swapped.engines["llama.cpp"] == FITTED.engines["llama.cpp@2023-12"]
+    assert FITTED.engines["vllm"] == swapped.engines["vllm"]
+    # same GPU, model and prompt: only the build differs, and the older one is slower
+    assert predict(old) < predict(new)

@@ -34,6 +34,7 @@ from core.validation.inference import (
     Resolved,
     load_inference_rows,
     predict,
+    release_key,
     resolve,
 )
 
@@ -136,6 +137,9 @@ def nelder_mead(f: Callable[[np.ndarray], float], x0: np.ndarray, steps: int) ->
 def engine_key(item: Resolved, constants: InferenceConstants) -> str:
     """Which entry of ``constants.engines`` predicts ``item`` (an engine, or an engine on
     one GPU maker's cards)."""
+    release = release_key(item.row, constants)
+    if release is not None:
+        return release
     vendor = f"{item.serving.engine}@{item.gpu.vendor}"
     return vendor if vendor in constants.engines else item.serving.engine
 
@@ -176,13 +180,16 @@ def fit_engine(
 PER_TOKEN = ("token_overhead_s", "layer_overhead_s")
 PREFILL = ("prefill_efficiency", "prefill_quant_efficiency")
 FITTED_FIELDS = {
+    "llama.cpp@2023-12": PER_TOKEN + PREFILL,
     "vllm": (*PER_TOKEN, "per_sm_gb_s"),
     "vllm@Intel": PER_TOKEN + PREFILL,
     "tensorrt-llm": PER_TOKEN + PREFILL,
     "transformers": PER_TOKEN + PREFILL,
     "exllamav2": PER_TOKEN + PREFILL,
 }
-"""What each engine's rows fit. vLLM on NVIDIA has no published prompt-processing rows:
+"""What each engine's rows fit. llama.cpp's December 2023 build (XiongjieDai's ``./main``
+tables) is its own entry: its prompt kernels and per-token costs, the hardware's bandwidth
+constants. vLLM on NVIDIA has no published prompt-processing rows:
 its prefill efficiencies are llama.cpp's, not fitted; its decode kernels keep more bytes in
 flight per SM than llama.cpp's (its 8B rows on H100 and B200 read weights at 2-3 times
 llama.cpp's per-SM bound), so that bound is its own. SGLang is
@@ -203,6 +210,12 @@ def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
             common["per_sm_gb_s"] = shared.per_sm_gb_s
         if "prefill_efficiency" not in fields:
             common |= {f: getattr(shared, f) for f in PREFILL}
+        if engine.startswith("llama.cpp@"):
+            # an older build of the same kernels: their attention and dequantising
+            # traffic stay the current build's
+            common |= {
+                f: getattr(shared, f) for f in ("attention_matrix_passes", "dequant_ops_per_weight")
+            }
         constants = with_engine(constants, engine, common)
         constants = fit_engine(items, engine, constants, steps // 2, fields=fields)
     return constants

@@ -60,10 +60,11 @@ class InferenceConstants:
     engines: dict[str, EngineConstants] = field(default_factory=dict)
     """By engine; ``"<engine>@<vendor>"`` holds an engine's constants on one GPU maker's
     cards where its software differs there (vLLM on Intel GPUs runs its XPU backend, not
-    CUDA graphs)."""
+    CUDA graphs); ``"<engine>@<year-month>"`` an older build's, used only to predict
+    measurements taken with that build (``core.validation.inference.RELEASES``)."""
     allreduce_latency_s: dict[str, float] = field(default_factory=dict)
     """Latency of one small all-reduce by link kind (nvlink, pcie, host)."""
-    clock_exponent: float = 0.684
+    clock_exponent: float = 0.574
     """Prompt processing keeps the tensor cores busy, so the GPU runs near the clock it
     sustains at its board power: the rate is the boost-clock peak × (base / boost clock)
     to this power (the base clock is the maker's guaranteed clock under full load)."""
@@ -82,18 +83,18 @@ class InferenceConstants:
 
 
 _LLAMA_CPP = EngineConstants(
-    bandwidth_efficiency=0.966,
-    per_sm_gb_s=10.46,
-    layer_overhead_s=103.9e-6,
-    token_overhead_s=2.2e-6,
-    prefill_efficiency=0.694,
-    prefill_quant_efficiency=0.414,
-    hop_s=0.207e-3,
+    bandwidth_efficiency=0.9637,
+    per_sm_gb_s=10.20,
+    layer_overhead_s=100.0e-6,
+    token_overhead_s=24.6e-6,
+    prefill_efficiency=0.791,
+    prefill_quant_efficiency=0.451,
+    hop_s=0.222e-3,
     reserve_fraction=None,
     context_gib=0.2,
     ubatch=512,
-    attention_matrix_passes=5.44,
-    dequant_ops_per_weight=0.92,
+    attention_matrix_passes=7.21,
+    dequant_ops_per_weight=0.050,
     basis=(
         "fitted on 290 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai) and other published "
         "llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"
@@ -105,7 +106,7 @@ _VLLM = EngineConstants(
     bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
     per_sm_gb_s=60.0,
     layer_overhead_s=0.1e-6,
-    token_overhead_s=2.82e-3,
+    token_overhead_s=2.81e-3,
     prefill_efficiency=_LLAMA_CPP.prefill_efficiency,
     prefill_quant_efficiency=_LLAMA_CPP.prefill_quant_efficiency,
     hop_s=0.3e-3,
@@ -131,16 +132,26 @@ FITTED = InferenceConstants(
         # every engine shares llama.cpp's fitted bandwidth constants (many GPUs) and has
         # its own costs per token and layer and its own prefill kernels
         # (tools/fit/fit_inference.py).
+        # llama.cpp's December 2023 build (XiongjieDai's ./main tables): its own prompt
+        # kernels and per-token costs; predicts only rows measured with it.
+        "llama.cpp@2023-12": replace(
+            _LLAMA_CPP,
+            layer_overhead_s=94.2e-6,
+            token_overhead_s=1.0e-6,
+            prefill_efficiency=0.441,
+            prefill_quant_efficiency=0.300,
+            basis="llama.cpp's December 2023 build (./main), fitted on its published rows",
+        ),
         "vllm": _VLLM,
         # vLLM on Intel GPUs runs its XPU backend: fitted on its published Arc Pro B60 rows
         # (no SM count there, so the per-SM bound does not apply).
         "vllm@Intel": replace(
             _VLLM,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
-            layer_overhead_s=0.4e-6,
-            token_overhead_s=32.0e-3,
-            prefill_efficiency=0.199,
-            prefill_quant_efficiency=0.848,
+            layer_overhead_s=364.9e-6,
+            token_overhead_s=10.61e-3,
+            prefill_efficiency=0.132,
+            prefill_quant_efficiency=1.0,
             basis=(
                 "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog): "
                 "vLLM's XPU backend on Intel GPUs"
@@ -150,7 +161,7 @@ FITTED = InferenceConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=0.1e-6,
-            token_overhead_s=7.56e-3,
+            token_overhead_s=7.28e-3,
             prefill_efficiency=1.0,
             prefill_quant_efficiency=1.0,
             hop_s=0.2e-3,
@@ -185,7 +196,7 @@ FITTED = InferenceConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=0.1e-6,
-            token_overhead_s=40.1e-3,
+            token_overhead_s=38.79e-3,
             prefill_efficiency=1.0,
             prefill_quant_efficiency=1.0,
             hop_s=0.5e-3,
