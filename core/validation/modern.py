@@ -149,6 +149,26 @@ def _int(text: str) -> int | None:
         return None
 
 
+def accumulation_steps(row: Row) -> int:
+    """Micro-batches per optimizer step: as the row states it (``N accumulation steps``,
+    ``GA N``), else the global over the micro-batch size times the data-parallel width the
+    model sees (every GPU: tensor and pipeline parallelism are not modelled), e.g. NeMo's
+    "GBS 32, MBS 1" on 8 GPUs = 4."""
+    text = f"{row.get('notes')} {row.get('table_section')}".lower()
+    stated = re.search(
+        r"(\d+) accumulation steps|\bga (\d+)\b|gradient_accumulation_steps (\d+)", text
+    )
+    if stated:
+        return int(next(g for g in stated.groups() if g))
+    sizes = re.search(r"\bgbs (\d+), mbs (\d+)\b", text)
+    count = _int(row.get("gpu_count")) or 1
+    if sizes:
+        per_step = int(sizes.group(2)) * count
+        if per_step and int(sizes.group(1)) % per_step == 0:
+            return max(1, int(sizes.group(1)) // per_step)
+    return 1
+
+
 def _workload(row: Row, kind: Kind) -> Workload | str:
     preset_name, task = _preset_and_task(row.get("model"))
     try:
@@ -167,18 +187,15 @@ def _workload(row: Row, kind: Kind) -> Workload | str:
         settings["task"] = task or row.get("task") or "training"
         settings["batch_size"] = _int(row.get("batch_per_gpu")) or 1
         size = _int(row.get("seq_len_or_image"))
-        if settings["task"] in ("lora", "qlora") and precision == "fp8":
-            settings["precision"] = "bf16"
     if size and (arch.input_kind != "image" or arch.image_resolution_px):
         settings["seq_len"] = size
     notes = row.get("notes").lower()
     if "zero1" in notes:
         settings["parallelism"] = "zero1"
-    accum = re.search(
-        r"(\d+) accumulation steps|\bga (\d+)\b|gradient_accumulation_steps (\d+)", notes
-    )
-    if accum and settings["task"] != "inference":
-        settings["grad_accum_steps"] = int(next(g for g in accum.groups() if g))
+    if settings["task"] != "inference":
+        steps = accumulation_steps(row)
+        if steps > 1:
+            settings["grad_accum_steps"] = steps
     try:
         return make_workload(preset, **settings)
     except RigForgeError as error:

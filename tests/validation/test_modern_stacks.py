@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.catalog import load_catalog
-from core.validation.modern import Row, report, stack_of
+from core.validation.modern import Row, accumulation_steps, predict_throughput, report, stack_of
 from gui.main import main as rigforge
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -76,3 +76,50 @@ def test_fine_tuning_memory_median_within_twenty_percent() -> None:
     a full copy of the weights at its peak, which the model does not)."""
     result = report(FILES["memory"].read_text(encoding="utf-8"), load_catalog())
     assert result["median_abs_pct_error"] <= 20.0
+
+
+def _training_row(section: str, notes: str = "", count: str = "8", model: str = "LLAMA2-7B") -> Row:
+    return Row(
+        2,
+        {
+            "source": "NVIDIA NeMo performance summary",
+            "table_section": section,
+            "notes": notes,
+            "gpu": "H100 (DGX-H100, SXM)",
+            "gpu_count": count,
+            "model": model,
+            "task": "training",
+            "precision": "fp8",
+            "batch_per_gpu": "1",
+            "seq_len_or_image": "4096",
+            "measured": "1000",
+            "unit": "tokens/s",
+            "measured_basis": "per GPU",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("section", "notes", "count", "steps"),
+    [
+        ("row 'LLAMA2-7B SFT' (8 GPUs, GBS 32, MBS 1, seq 4096, TP1 PP1)", "", "8", 4),
+        ("GBS 128, MBS 1, seq 4096", "GBS 128 = 16 accumulation steps of MBS 1 x 8", "8", 16),
+        ("GBS 128, MBS 2, FSDP 0, TP1 PP1 CP1, GA 8", "", "8", 8),
+        ("GBS 100, MBS 1", "", "8", 1),  # not a whole number of micro-batches: unknown, 1
+        ("no batch sizes given", "", "8", 1),
+    ],
+)
+def test_accumulation_is_read_from_the_row(
+    section: str, notes: str, count: str, steps: int
+) -> None:
+    """Micro-batches per optimizer step: as stated, else global batch / (micro-batch x GPUs)."""
+    assert accumulation_steps(_training_row(section, notes, count)) == steps
+
+
+def test_fine_tuning_rows_keep_the_precision_their_table_states() -> None:
+    """NeMo 24.07's fine-tuning table runs SFT and LoRA "at FP8 precision"."""
+    row = _training_row("GBS 32, MBS 1", model="LLAMA2-7B LoRA")
+    outcome = predict_throughput(row, "training", load_catalog())
+    assert not isinstance(outcome, str), outcome
+    workload = outcome[1]
+    assert (workload.task, workload.precision, workload.grad_accum_steps) == ("lora", "fp8", 4)
