@@ -18,6 +18,7 @@ Sources:
 
 from __future__ import annotations
 
+from core.calc.performance.stacks import STACKS
 from core.models.throughput import WorkProfile
 from core.models.workload import Architecture, Workload
 
@@ -48,6 +49,11 @@ _DEFAULT_LAYERS = {"cnn": 50, "flow": 96, "diffusion_unet": 60, "rnn": 8}
 """Kernel-launch groups for nets whose preset gives no layer count (ResNet-50: 50 conv
 layers; WaveGlow: 12 flows x 8 WaveNet layers)."""
 
+
+_EAGER_SCORE_TENSORS = 2.0
+"""Score-sized outputs every eager attention writes per head and layer: QKᵀ and its
+softmax (timm's ``Attention`` with fused attention off; the counted modules that also
+scale or mask the scores write more, so this is a lower bound)."""
 
 _WAVENET_CHANNELS = 512
 _WAVEGLOW_GROUP = 8
@@ -121,6 +127,12 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     gemm_width, gemm_rows = _gemm_shape(arch, seq)
     head_dim = arch.resolved_head_dim
     scores = attention / (4.0 * head_dim) if head_dim else 0.0
+    if arch.attention_impl == "eager" and STACKS[workload.stack].flash_attention:
+        # The preset's activations were counted with eager attention, which writes the
+        # score matrix and its softmax to DRAM; FlashAttention keeps both on chip (Dao et
+        # al. 2022, arXiv:2205.14135, §3), so at least these two score-sized tensors leave
+        # the elementwise traffic.
+        activations = max(activations - _EAGER_SCORE_TENSORS * scores, 0.0)
 
     target = workload.target
     return WorkProfile(

@@ -70,7 +70,7 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.447,
+        elementwise_factor=0.46,
         tensor_factor=1.069,
         flash_attention=True,
         host_factor=0.6,
@@ -82,8 +82,8 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.182,
-        tensor_factor=1.326,
+        elementwise_factor=0.192,
+        tensor_factor=1.206,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.calc.performance.constants import FITTED, ThroughputConstants
+from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.roofline import (
     compute_mode,
     fp16_tensor_peak,
@@ -14,6 +15,7 @@ from core.calc.performance.roofline import (
 from core.catalog import load_catalog
 from core.models.parts import GPU
 from core.models.throughput import WorkProfile
+from core.workloads import find_preset, make_workload
 
 UNIT = ThroughputConstants(
     eta_tensor_volta_turing=0.5,
@@ -289,3 +291,21 @@ def test_dilated_convolutions_change_nothing_without_tensor_cores() -> None:
     # at fp16 the V100 (GV100: packed FP16 at twice FP32, 31.4 TFLOPS) runs the dilated half
     fp16 = gpu_step_time(p.model_copy(update={"requested_precision": "fp16"}), v100, UNIT)
     assert fp16.matmul_s == pytest.approx(3e12 / 62.5e12 + 3e12 / 15.7e12)
+
+
+def test_flash_attention_stacks_drop_the_eager_score_tensors() -> None:
+    """ViT-B/16's activations were counted with eager attention: under a FlashAttention
+    stack its QKᵀ scores and their softmax (12 layers x 12 heads x 197 x 197 elements
+    each) never reach DRAM."""
+    preset = find_preset("vit-b16")
+    eager = profile_from_workload(make_workload(preset, stack="pytorch-eager"))
+    flash = profile_from_workload(make_workload(preset, stack="pytorch"))
+    assert eager.activation_elements - flash.activation_elements == pytest.approx(
+        2 * 12 * 12 * 197 * 197
+    )
+    # presets counted with fused attention keep their count
+    llama = find_preset("llama-2-7b")
+    assert (
+        profile_from_workload(make_workload(llama, stack="pytorch")).activation_elements
+        == profile_from_workload(make_workload(llama, stack="pytorch-eager")).activation_elements
+    )
