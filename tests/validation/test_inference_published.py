@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,26 @@ def _rows(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def _pp_row(source: str, **fields: Any) -> InferenceRow:
+    """A prompt-processing query row: Llama-2 7B F16 on one RTX 4090 unless ``fields`` say
+    otherwise (the measured value is a placeholder)."""
+    values: dict[str, Any] = {
+        "engine": "llama.cpp",
+        "gpu_model": "RTX 4090",
+        "gpu_count": 1,
+        "split": "none",
+        "model": "Llama-2 7B",
+        "weights": "f16",
+        "batch": 1,
+        "prompt": 512,
+        "gen": 0,
+        "metric": "pp",
+        "measured": 1.0,
+        "basis": "total",
+    } | fields
+    return InferenceRow(source=source, **values)
+
+
 @pytest.mark.parametrize("row", _rows("llm_formats.csv"), ids=lambda r: r["format"])
 def test_format_bits_match_their_source(row: dict[str, str]) -> None:
     assert FORMATS[row["format"]].bits == pytest.approx(float(row["bits_per_weight"]), abs=0.001)
@@ -42,20 +63,16 @@ def test_published_ran_and_oom_cells_are_predicted() -> None:
     wrong = []
     for row in rows:
         context = int(row["context_tokens"])
-        query = InferenceRow(
-            source=row["source"],
+        query = _pp_row(
+            row["source"],
             engine=row["engine"],
             gpu_model=row["gpu_model"],
             gpu_count=int(row["gpu_count"]),
             split="layer",
             model=row["model"],
             weights=row["weights_format"],
-            batch=1,
             prompt=context,
             gen=1,
-            metric="pp",
-            measured=1.0,
-            basis="total",
         )
         resolved = resolve(query, catalog)
         assert not isinstance(resolved, str), resolved
@@ -83,24 +100,6 @@ def test_held_out_sources_generation_within_target() -> None:
     tg, pp = result["by_metric"]["tg"], result["by_metric"]["pp"]
     assert tg["rows"] >= 140 and tg["median_abs_pct_error"] <= 10.0
     assert pp["rows"] >= 120 and pp["median_abs_pct_error"] <= 25.0
-
-
-def _pp_row(source: str) -> InferenceRow:
-    return InferenceRow(
-        source=source,
-        engine="llama.cpp",
-        gpu_model="RTX 4090",
-        gpu_count=1,
-        split="none",
-        model="Llama-2 7B",
-        weights="f16",
-        batch=1,
-        prompt=512,
-        gen=0,
-        metric="pp",
-        measured=1.0,
-        basis="total",
-    )
 
 
 def test_rows_of_an_older_llama_cpp_build_use_that_builds_constants() -> None:
