@@ -11,6 +11,7 @@ import pytest
 from core.catalog import load_catalog
 from core.validation.modern import Row, accumulation_steps, predict_throughput, report, stack_of
 from gui.main import main as rigforge
+from tools.fit import fit_stacks
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 FILES = {
@@ -123,3 +124,15 @@ def test_fine_tuning_rows_keep_the_precision_their_table_states() -> None:
     assert not isinstance(outcome, str), outcome
     workload = outcome[1]
     assert (workload.task, workload.precision, workload.grad_accum_steps) == ("lora", "fp8", 4)
+
+
+def test_held_out_blackwell_vision_rows_resolve_and_stay_out_of_the_fit() -> None:
+    """timm's RTX 5090 / RTX PRO 6000 rows check the model only: every row resolves on the
+    GPU it names, and the stack fit never reads that file."""
+    path = Path(__file__).resolve().parents[2] / "resources/benchmarks/vision_inference_heldout.csv"
+    data = report(path.read_text(encoding="utf-8"), load_catalog())
+    assert data["kind"] == "vision_inference"
+    assert data["resolved"] == data["rows"] == 80
+    assert {d["gpu"] for d in data["details"]} == {"rtx-5090", "rtx-pro-6000-blackwell-max-q"}
+    assert path not in fit_stacks.FILES
+    assert {"5090", "RTX PRO 6000"} <= set(fit_stacks.HELD_OUT)
