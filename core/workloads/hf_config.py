@@ -39,7 +39,7 @@ from pydantic import ValidationError
 from core.errors import InvalidWorkload, RigForgeError, validation_message
 from core.files.safe_json import parse_json_bytes
 from core.files.safe_read import read_limited
-from core.models.workload import Architecture
+from core.models.workload import Architecture, OpMix
 
 SUPPORTED = (
     "llama",
@@ -314,6 +314,7 @@ def _assemble(p: _Parts) -> Architecture:
         throughput_unit="tokens/s",
         unit_items_per_sample=float(p.seq),
         forward_flops_per_sample=2.0 * matmul_params * p.seq + attention,
+        op_mix=_mix(2.0 * matmul_params * p.seq, attention),
     )
 
 
@@ -570,6 +571,18 @@ def _flops(params: int, layers: int, seq: int, attn_width: int) -> float:
     return 2.0 * params * seq + 4.0 * layers * seq * seq * attn_width
 
 
+def _mix(linear: float, attention: float) -> OpMix:
+    """The forward FLOPs split as formula (Kaplan et al. Eq. 2.2): the matrix products
+    grow with the sequence, QKᵀ/AV with its square, so a shorter sequence than the
+    config's context is charged its own attention; elementwise work is not counted."""
+    return OpMix(
+        matmul_conv_flops=linear,
+        attention_flops=attention,
+        recurrent_flops=0.0,
+        elementwise_flops=0.0,
+    )
+
+
 def _gpt2(f: _Fields) -> Architecture:
     h, layers, heads = f.positive("n_embd"), f.positive("n_layer"), f.positive("n_head")
     vocab, seq = f.positive("vocab_size"), f.positive("n_positions", 1024)
@@ -595,6 +608,7 @@ def _gpt2(f: _Fields) -> Architecture:
         throughput_unit="tokens/s",
         unit_items_per_sample=float(seq),
         forward_flops_per_sample=_flops(total - embed + vocab * h, layers, seq, h),
+        op_mix=_mix(2.0 * (total - embed + vocab * h) * seq, 4.0 * layers * seq * seq * h),
     )
 
 
@@ -624,4 +638,5 @@ def _bert(f: _Fields) -> Architecture:
         input_bytes_per_sample=8.0 * seq,
         throughput_unit="sequences/s",
         forward_flops_per_sample=_flops(total - embed, layers, seq, h),
+        op_mix=_mix(2.0 * (total - embed) * seq, 4.0 * layers * seq * seq * h),
     )

@@ -82,8 +82,10 @@ def _hf_preset(file_name: str, text: str) -> WorkloadPreset:
         "layers": f"config.json: {config_source}",
         "default_seq_len": "config.json max_position_embeddings",
         "input_bytes_per_sample": "int64 token ids (torch.long, 8 bytes each) x sequence length",
-        "op_mix": "NOT COUNTED: architecture read from a Hugging Face config.json; "
-        "no flop-counter run for this model",
+        "op_mix": "NOT COUNTED: architecture read from a Hugging Face config.json, no "
+        "flop-counter run for this model; forward_flops_per_sample split by its formula "
+        "(matrix products 2N per token, attention 4 x layers x seq^2 x width), no "
+        "elementwise or activation count",
     }
     if arch.params_active is not None:
         sources["params_active"] = (

@@ -51,9 +51,11 @@ layers; WaveGlow: 12 flows x 8 WaveNet layers)."""
 
 
 _EAGER_SCORE_TENSORS = 2.0
-"""Score-sized outputs every eager attention writes per head and layer: QKᵀ and its
-softmax (timm's ``Attention`` with fused attention off; the counted modules that also
-scale or mask the scores write more, so this is a lower bound)."""
+"""Score-sized outputs every explicit attention writes per head and layer: QKᵀ and its
+softmax (timm's ``Attention`` with fused attention off). The counted modules that also
+scale or mask the scores write more (Llama 2 7B's count per token and layer, 679 k
+elements, leaves about four score rows of 32 heads x 4,096 keys beside some 155 k of
+projections, norms and MLP), so this is a lower bound."""
 
 _WAVENET_CHANNELS = 512
 _WAVEGLOW_GROUP = 8
@@ -127,11 +129,12 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     gemm_width, gemm_rows = _gemm_shape(arch, seq)
     head_dim = arch.resolved_head_dim
     scores = attention / (4.0 * head_dim) if head_dim else 0.0
-    if arch.attention_impl == "eager" and STACKS[workload.stack].flash_attention:
-        # The preset's activations were counted with eager attention, which writes the
-        # score matrix and its softmax to DRAM; FlashAttention keeps both on chip (Dao et
-        # al. 2022, arXiv:2205.14135, §3), so at least these two score-sized tensors leave
-        # the elementwise traffic.
+    if arch.activation_elements_per_sample and STACKS[workload.stack].flash_attention:
+        # The presets' activations were counted over a forward with explicit attention
+        # (the counter tags its QKᵀ and AV matmuls), which writes the score matrix and its
+        # softmax to DRAM; FlashAttention keeps both on chip (Dao et al. 2022,
+        # arXiv:2205.14135, §3), so at least these two score-sized tensors leave the
+        # elementwise traffic.
         activations = max(activations - _EAGER_SCORE_TENSORS * scores, 0.0)
 
     target = workload.target

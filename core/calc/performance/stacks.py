@@ -70,7 +70,7 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.46,
+        elementwise_factor=0.469,
         tensor_factor=1.069,
         flash_attention=True,
         host_factor=0.6,
@@ -78,12 +78,12 @@ STACKS: dict[Stack, StackPhysics] = {
         logit_bytes=16.0,
         basis=(
             "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
-            "3090/4090, torchtitan on A100): median error 25 %, estimates are rough"
+            "3090/4090, torchtitan on A100): median error 22 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
         elementwise_factor=0.192,
-        tensor_factor=1.206,
+        tensor_factor=1.432,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
@@ -95,14 +95,13 @@ STACKS: dict[Stack, StackPhysics] = {
     ),
     "transformer-engine": StackPhysics(
         elementwise_factor=0.02,
-        tensor_factor=1.6,
+        tensor_factor=0.907,
         flash_attention=True,
         host_factor=0.1,
         fused_optimizer=True,
         basis=(
-            "fitted on 31 published NeMo / Megatron rows (H100): median error 22 %, about "
-            "0.9x of the measured speed (tensor, pipeline and context parallelism are not "
-            "modelled)"
+            "fitted on 31 published NeMo / Megatron rows (H100): median error 17 % (tensor, "
+            "pipeline and context parallelism are not modelled)"
         ),
     ),
     "unsloth": StackPhysics(

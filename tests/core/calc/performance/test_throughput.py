@@ -294,18 +294,22 @@ def test_dilated_convolutions_change_nothing_without_tensor_cores() -> None:
 
 
 def test_flash_attention_stacks_drop_the_eager_score_tensors() -> None:
-    """ViT-B/16's activations were counted with eager attention: under a FlashAttention
+    """ViT-B/16's activations were counted with explicit attention: under a FlashAttention
     stack its QKᵀ scores and their softmax (12 layers x 12 heads x 197 x 197 elements
-    each) never reach DRAM."""
-    preset = find_preset("vit-b16")
-    eager = profile_from_workload(make_workload(preset, stack="pytorch-eager"))
-    flash = profile_from_workload(make_workload(preset, stack="pytorch"))
-    assert eager.activation_elements - flash.activation_elements == pytest.approx(
-        2 * 12 * 12 * 197 * 197
-    )
-    # presets counted with fused attention keep their count
-    llama = find_preset("llama-2-7b")
-    assert (
-        profile_from_workload(make_workload(llama, stack="pytorch")).activation_elements
-        == profile_from_workload(make_workload(llama, stack="pytorch-eager")).activation_elements
-    )
+    each) never reach DRAM; Llama 2 7B's likewise (32 x 32 x 4,096 x 4,096 each)."""
+    for name, scores in (("vit-b16", 12 * 12 * 197 * 197), ("llama-2-7b", 32 * 32 * 4096**2)):
+        preset = find_preset(name)
+        eager = profile_from_workload(make_workload(preset, stack="pytorch-eager"))
+        flash = profile_from_workload(make_workload(preset, stack="pytorch"))
+        assert eager.activation_elements - flash.activation_elements == pytest.approx(2 * scores)
+
+
+def test_config_json_presets_charge_attention_by_the_square_of_the_sequence() -> None:
+    """Llama 3.1 8B (read from config.json, 131,072-token context) at 8,192 tokens costs what
+    the counted Llama 3 8B preset (the same layers) costs there: attention 4 x 32 layers x
+    8,192² x 4,096 and 2 x 7.5 B weights per token, not a 128k figure scaled linearly."""
+    hf = profile_from_workload(make_workload(find_preset("llama-3.1-8b"), seq_len=8192))
+    counted = profile_from_workload(make_workload(find_preset("llama-3-8b"), seq_len=8192))
+    assert hf.attention_flops == pytest.approx(4 * 32 * 8192**2 * 4096)
+    assert hf.attention_flops == pytest.approx(counted.attention_flops)
+    assert hf.matmul_flops == pytest.approx(counted.matmul_flops, rel=1e-3)
