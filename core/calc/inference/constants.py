@@ -96,8 +96,8 @@ _LLAMA_CPP = EngineConstants(
     attention_matrix_passes=7.21,
     dequant_ops_per_weight=0.050,
     basis=(
-        "fitted on 290 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai) and other published "
-        "llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"
+        "fitted on 232 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai, May 2024 build) and "
+        "other published llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"
     ),
 )
 """Fitted on the llama.cpp rows (XiongjieDai, llm-tracker.info, llama.cpp pull requests)."""
