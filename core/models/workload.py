@@ -297,7 +297,8 @@ class Workload(Frozen):
     precision: Precision = "bf16"
     batch_size: Annotated[int, Field(ge=1, le=MAX_BATCH)] = 1
     seq_len: Tokens | None = None
-    """Tokens per sequence (training) or ``None`` for the architecture default."""
+    """Tokens per sequence (training), the input resolution in pixels for an image model,
+    or ``None`` for the architecture default."""
     prompt_len: Tokens | None = None
     generated_len: Annotated[int, Field(ge=0, le=100_000_000)] = 0
     optimizer: Optimizer = "adamw"

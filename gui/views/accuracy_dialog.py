@@ -25,8 +25,8 @@ SERVING = (
     ("LLM generation (llama.cpp)", "290 published rows, 11 GPUs", "3.4 %", "8.1 % (372 held out)"),
     ("LLM prompt processing (llama.cpp)", "290 published rows", "11.4 %", "14.6 % (held out)"),
     ("LLM batched generation (TensorRT-LLM)", "48 published rows", "30 %", "42 % (one GPU out)"),
-    ("Training, other stacks (timm, NeMo)", "92 published rows", "23 %", "—"),
-    ("Vision inference (timm, DLE)", "133 published rows", "31 %", "46 % (80 held out)"),
+    ("Training, other stacks (timm, NeMo)", "92 published rows", "24 %", "—"),
+    ("Vision inference (timm, DLE)", "133 published rows", "20 %", "18 % (80 held out)"),
     ("Fine-tuning memory (LitGPT)", "18 measured peaks", "16 %", "—"),
 )
 """Figures of docs/inference-model.md and docs/performance-model.md §5."""

@@ -84,7 +84,8 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
 
     Per-sample FLOPs and activation counts are the preset's at its default
     sequence length; a different ``seq_len`` scales the linear parts by s and the
-    attention part by s^2.
+    attention part by s^2 (for an image model ``seq_len`` is the resolution, and s the
+    pixel-count ratio).
     """
     arch = workload.architecture
     mix = arch.op_mix
@@ -99,8 +100,19 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     items = arch.unit_items_per_sample
     default_seq = arch.default_seq_len
     seq = workload.seq_len or default_seq
-    if seq is not None and default_seq and seq != default_seq:
+    ratio = 1.0
+    tokens = seq
+    resolution = arch.image_resolution_px if arch.input_kind == "image" else None
+    if resolution:
+        # An image model's ``seq_len`` is its input resolution: convolution outputs and a
+        # vision transformer's patches grow with the pixel count (resolution squared),
+        # never with the side length (ViT-B/16 at 224 px has 197 tokens, not 224).
+        if workload.seq_len and workload.seq_len != resolution:
+            ratio = (workload.seq_len / resolution) ** 2
+        tokens = round(default_seq * ratio) if default_seq else None
+    elif seq is not None and default_seq and seq != default_seq:
         ratio = seq / default_seq
+    if ratio != 1.0:
         matmul, recurrent, elementwise, activations, unaligned, dilated = (
             matmul * ratio,
             recurrent * ratio,
@@ -110,23 +122,23 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
             dilated * ratio,
         )
         attention *= ratio * ratio
-        if arch.throughput_unit == "tokens/s" or items == default_seq:
+        if not resolution and (arch.throughput_unit == "tokens/s" or items == default_seq):
             items *= ratio
     if workload.task == "inference" and workload.generated_len:
         # Decode re-reads the weights per token; the roofline below sees it as
         # one forward of the prompt plus generated tokens.
         items = float(workload.tokens_per_sequence)
 
-    recurrent_steps = float(seq or 0) if recurrent > 0 else 0.0
+    recurrent_steps = float(tokens or 0) if recurrent > 0 else 0.0
     # A recurrence whose output unit is produced one per timestep (an autoregressive
     # decoder such as Tacotron 2's) is stepped from Python, one kernel chain per step;
     # a seq2seq encoder/decoder trained with teacher forcing runs fused cuDNN kernels.
-    host_loop = recurrent_steps if (recurrent_steps and items == float(seq or 0)) else 0.0
+    host_loop = recurrent_steps if (recurrent_steps and items == float(tokens or 0)) else 0.0
 
     pass_factor = {"inference": 1.0, "lora": 2.0, "qlora": 2.0}.get(workload.task, 3.0)
     trainable = workload.trainable_params
 
-    gemm_width, gemm_rows = _gemm_shape(arch, seq)
+    gemm_width, gemm_rows = _gemm_shape(arch, tokens)
     head_dim = arch.resolved_head_dim
     scores = attention / (4.0 * head_dim) if head_dim else 0.0
     if arch.activation_elements_per_sample and STACKS[workload.stack].flash_attention:

@@ -70,7 +70,7 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.469,
+        elementwise_factor=0.497,
         tensor_factor=1.069,
         flash_attention=True,
         host_factor=0.6,
@@ -78,19 +78,19 @@ STACKS: dict[Stack, StackPhysics] = {
         logit_bytes=16.0,
         basis=(
             "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
-            "3090/4090, torchtitan on A100): median error 22 %, estimates are rough"
+            "3090/4090, torchtitan on A100): median error 15 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.192,
-        tensor_factor=1.432,
+        elementwise_factor=0.211,
+        tensor_factor=1.393,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
             "fitted on 24 published torch.compile rows (timm inference on RTX 4090): "
-            "median error 40 %, estimates are rough"
+            "median error 8 %"
         ),
     ),
     "transformer-engine": StackPhysics(

@@ -313,3 +313,30 @@ def test_config_json_presets_charge_attention_by_the_square_of_the_sequence() ->
     assert hf.attention_flops == pytest.approx(4 * 32 * 8192**2 * 4096)
     assert hf.attention_flops == pytest.approx(counted.attention_flops)
     assert hf.matmul_flops == pytest.approx(counted.matmul_flops, rel=1e-3)
+
+
+def test_an_image_models_seq_len_is_its_resolution_not_a_token_count() -> None:
+    """ViT-B/16 at its own 224 px keeps its counted 197 tokens and 33.70 GFLOPs of matrix
+    products; at 448 px it has four times the patches (4 x 196 + 1 ≈ 785 tokens, counted
+    here as 4 x 197 = 788): linear work x 4 and attention x 16."""
+    preset = find_preset("vit-b16")
+    mix = preset.architecture.op_mix
+    assert mix is not None
+    at224 = profile_from_workload(make_workload(preset, seq_len=224))
+    assert at224.tokens_per_sample == 197
+    assert at224.matmul_flops == pytest.approx(33_697_001_472)
+    at448 = profile_from_workload(make_workload(preset, seq_len=448))
+    assert at448.tokens_per_sample == 788
+    assert at448.matmul_flops == pytest.approx(4 * 33_697_001_472)
+    assert at448.attention_flops == pytest.approx(16 * 1_430_654_976)
+    assert at448.items_per_sample == 1.0  # still images/s
+
+
+def test_a_convnet_at_a_higher_resolution_does_more_work_per_image() -> None:
+    """ResNet-50 at 320 px instead of 224 px: convolution outputs grow with the pixel
+    count, (320 / 224)² = 2.04 x the FLOPs and activations per image."""
+    preset = find_preset("resnet50-v1.5")
+    base = profile_from_workload(make_workload(preset))
+    big = profile_from_workload(make_workload(preset, seq_len=320))
+    assert big.matmul_flops == pytest.approx(base.matmul_flops * (320 / 224) ** 2)
+    assert big.activation_elements == pytest.approx(base.activation_elements * (320 / 224) ** 2)
