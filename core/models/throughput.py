@@ -110,8 +110,11 @@ class WorkProfile(Frozen):
     grad_accum_steps: Annotated[int, Field(ge=1)] = 1
     """Micro-batches per optimizer step (gradient accumulation): the gradient exchange
     and the optimizer step are spread over them."""
-    recompute: Literal["none", "selective", "full"] = "none"
+    recompute: Literal["none", "selective", "op", "full"] = "none"
     """Activation checkpointing: what the backward recomputes (training only)."""
+    op_recompute_matmul_share: Annotated[float, Field(ge=0, le=1)] = 0.5
+    """Per-op checkpointing: share of the matrix-product FLOPs recomputed (every second
+    product of a block, ``core.calc.checkpoint``)."""
     offload_bytes_per_step: NonNeg = 0.0
     """Bytes copied each way between GPU and host per step for offloaded activations and
     optimizer state (timed over the GPU's PCIe link)."""

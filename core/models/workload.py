@@ -28,7 +28,11 @@ ThroughputUnit = Literal["images/s", "sequences/s", "tokens/s", "mels/s", "audio
 Task = Literal["training", "lora", "qlora", "inference"]
 Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"]
 Optimizer = Literal["sgd", "adam", "adamw", "adafactor", "adam8bit", "adamw8bit", "paged-adamw8bit"]
-Checkpointing = Literal["none", "selective", "full"]
+Checkpointing = Literal["none", "selective", "op", "full"]
+"""Activation checkpointing: ``selective`` recomputes the attention core (Megatron,
+Korthikanti et al. 2022); ``op`` keeps every other matrix product's output and recomputes
+the rest (torchtitan's per-op policy, ``core.calc.checkpoint``); ``full`` keeps only each
+layer's input."""
 Stack = Literal["pytorch-eager", "pytorch", "pytorch-compile", "transformer-engine", "unsloth"]
 """The training/inference software stack: what it fuses (docs/performance-model.md)."""
 MasterWeights = Literal["fp32", "none"]

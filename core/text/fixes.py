@@ -43,6 +43,7 @@ FIX_TEXT: dict[str, str] = {
     # memory (workload changes)
     "reduce_batch": "batch {batch_size}",
     "checkpointing_selective": "selective activation recomputation",
+    "checkpointing_op": "per-op selective checkpointing (every other matrix product kept)",
     "checkpointing_full": "full gradient checkpointing",
     "mixed_precision": "bf16 mixed precision",
     "optimizer_8bit": "8-bit Adam",

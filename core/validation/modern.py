@@ -116,7 +116,8 @@ def stack_of(row: Row) -> Stack:
         return "unsloth"
     if "nemo" in low or "megatron" in low:
         return "transformer-engine"
-    if ("dynamo" in low and "non-dynamo" not in low) or "compile" in low:
+    uncompiled = re.search(r"\b(?:no|without) torch\.compile|torch\.compile not", low)
+    if ("dynamo" in low and "non-dynamo" not in low) or ("compile" in low and not uncompiled):
         return "pytorch-compile"
     if re.search(r"pytorch 1\.|pt1\d|-pt1|pt 1\.", low):
         return "pytorch-eager"
@@ -290,7 +291,9 @@ def _report(
     }
 
 
-def _memory_workload(row: Row) -> Workload | str:
+def memory_workload(row: Row) -> Workload | str:
+    """The workload a memory row describes (its model, method, quantisation, lengths,
+    checkpointing and parallelism), or why it cannot be built."""
     preset_name, _task = _preset_and_task(row.get("model"))
     try:
         preset = find_preset(preset_name)
@@ -327,9 +330,12 @@ def _memory_workload(row: Row) -> Workload | str:
             lora["targets"] = ("q", "v")
         settings["lora"] = lora
     if task == "inference" and "nf4" in quant:
+        # bitsandbytes NF4 (fp32 absmax per 64 weights) or NF4 with double quantization
         settings["precision"] = "int4"
+        weights = "nf4-dq" if "nf4-dq" in quant else "nf4"
+        settings["serving"] = {"engine": "transformers", "weights": weights}
     checkpointing = row.get("checkpointing")
-    if checkpointing in ("none", "selective", "full") and task != "inference":
+    if checkpointing in ("none", "selective", "op", "full") and task != "inference":
         settings["checkpointing"] = checkpointing
     if "offloaded gradient checkpointing" in method:
         settings["offload"] = "activations"
@@ -337,7 +343,10 @@ def _memory_workload(row: Row) -> Workload | str:
         settings["stack"] = "unsloth"
     elif "hugging face" in method or "litgpt" in method:
         settings["stack"] = "pytorch"  # PyTorch 2 with scaled_dot_product_attention
-    if "fsdp" in method:
+    parallelism = row.get("parallelism").lower()
+    if parallelism in ("fsdp", "zero1", "zero2", "zero3"):
+        settings["parallelism"] = parallelism
+    elif "fsdp" in method:
         settings["parallelism"] = "fsdp"
     optimizer = row.get("optimizer")
     if optimizer and task != "inference":
@@ -357,7 +366,7 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
     unresolved: dict[str, int] = {}
     fits_right = fits_total = 0
     for row in rows:
-        workload = _memory_workload(row)
+        workload = memory_workload(row)
         if isinstance(workload, str):
             unresolved[workload] = unresolved.get(workload, 0) + 1
             continue

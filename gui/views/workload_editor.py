@@ -22,6 +22,7 @@ from core.errors import RigForgeError
 from core.models.session import Session
 from core.models.workload import (
     Architecture,
+    Checkpointing,
     Engine,
     KvFormat,
     MasterWeights,
@@ -41,7 +42,7 @@ from gui.views.editor_widgets import compact_form, spin_box
 TASKS = ("training", "lora", "qlora", "inference")
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
 OPTIMIZERS = get_args(Optimizer)
-CHECKPOINTING = ("none", "selective", "full")
+CHECKPOINTING = get_args(Checkpointing)
 PARALLELISM = ("data", "zero1", "zero2", "zero3", "fsdp", "independent")
 TARGETS = ("none", "epochs", "tokens")
 STACKS = get_args(Stack)

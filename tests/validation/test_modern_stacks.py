@@ -8,12 +8,21 @@ from pathlib import Path
 
 import pytest
 
+from core.calc.memory.vram import vram_breakdown
 from core.catalog import load_catalog
-from core.validation.modern import Row, accumulation_steps, predict_throughput, report, stack_of
+from core.validation.modern import (
+    Row,
+    accumulation_steps,
+    memory_workload,
+    predict_throughput,
+    report,
+    stack_of,
+)
 from gui.main import main as rigforge
 from tools.fit import fit_stacks
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
 FILES = {
     "training": SHARED / "benchmarks" / "training_modern_calibration.csv",
     "vision_inference": SHARED / "benchmarks" / "vision_inference_calibration.csv",
@@ -54,6 +63,10 @@ def test_stack_is_what_the_source_ran() -> None:
     assert stack_of(_row(notes="eager (non-dynamo file), PyTorch 1.13")) == "pytorch-eager"
     assert stack_of(_row(source="x", stack="unsloth")) == "unsloth"
     assert stack_of(_row(source="torchtitan, PyTorch 2.4")) == "pytorch"
+    assert stack_of(_row(method="full pretraining (torchtitan, no torch.compile)")) == "pytorch"
+    assert stack_of(_row(method="full pretraining (torchtitan, torch.compile)")) == (
+        "pytorch-compile"
+    )
 
 
 @needs_shared
@@ -71,12 +84,77 @@ def test_long_context_fine_tuning_fits_where_published() -> None:
 
 
 @needs_shared
-def test_fine_tuning_memory_median_within_twenty_percent() -> None:
+def test_fine_tuning_memory_median_within_ten_percent() -> None:
     """LitGPT's measured peaks (max_memory_allocated, no CUDA context): median error
-    16 % (docs/performance-model.md); the 10 % target is not met (LoRA under FSDP keeps
-    a full copy of the weights at its peak, which the model does not)."""
+    8.1 % (docs/memory-model.md), within the 10 % target; LoRA under FSDP (4 rows,
+    0.26-0.54) and QLoRA (4 rows, 0.80-0.82) stay low."""
     result = report(FILES["memory"].read_text(encoding="utf-8"), load_catalog())
-    assert result["median_abs_pct_error"] <= 20.0
+    assert result["compared"] == 18
+    assert result["median_abs_pct_error"] <= 10.0
+
+
+def test_published_memory_rows_median_within_ten_percent() -> None:
+    """torchtitan's Llama 3.1 8B FSDP peaks (per-op checkpointing), the Trainy H200 runs
+    and LLaMA-Factory's LoRA/QLoRA rows (resources/benchmarks): median 9.7 %."""
+    text = (BENCHMARKS / "llm_finetune_memory_published.csv").read_text(encoding="utf-8")
+    result = report(text, load_catalog())
+    assert result["compared"] == 14
+    assert result["median_abs_pct_error"] <= 10.0
+    titan = result["by_source"][
+        "PyTorch torchtitan team benchmark, Llama 3.1 on H100 (end of 2024)"
+    ]
+    assert 0.9 <= titan["median_ratio"] <= 1.15
+
+
+def _memory_row(**fields: str) -> Row:
+    base = {
+        "kind": "measured",
+        "model": "Llama-2 7B",
+        "precision": "bf16",
+        "batch": "1",
+        "seq_len": "56",
+        "gpu_count": "1",
+        "measured_gib": "4",
+        "quant": "None",
+        "lora_rank": "",
+    }
+    return Row(2, base | fields)
+
+
+def test_nf4_inference_counts_its_scales() -> None:
+    """bitsandbytes NF4 stores one fp32 absmax per 64 weights (4.5 bits); with double
+    quantization 4.127 bits (Dettmers et al. 2023 §3). Llama-2 7B has 6,476,005,376
+    weights outside its embeddings (32 x (4 x 4096^2 + 3 x 4096 x 11008)); the two
+    differ by 6.476e9 x 0.373 / 8 bytes = 0.28 GiB, as LitGPT measured (4.57 against
+    4.26 GB, 0.29 GiB)."""
+    weights = {}
+    for quant in ("bnb.nf4", "bnb.nf4-dq"):
+        row = _memory_row(method="inference (litgpt generate/base.py)", quant=quant)
+        workload = memory_workload(row)
+        assert not isinstance(workload, str)
+        weights[quant] = vram_breakdown(workload, 1).weights_gib
+    dense = 32 * (4 * 4096**2 + 3 * 4096 * 11008)
+    gap = dense * (4.5 - 4.127) / 8 / 2**30
+    assert weights["bnb.nf4"] - weights["bnb.nf4-dq"] == pytest.approx(gap, rel=1e-3)
+
+
+def test_memory_rows_read_their_parallelism_and_checkpointing() -> None:
+    row = _memory_row(
+        method="full pretraining (torchtitan, no torch.compile)",
+        model="Llama 3.1 8B",
+        optimizer="adamw",
+        parallelism="fsdp",
+        checkpointing="op",
+        seq_len="8192",
+        gpu_count="8",
+    )
+    workload = memory_workload(row)
+    assert not isinstance(workload, str)
+    assert (workload.parallelism, workload.checkpointing, workload.stack) == (
+        "fsdp",
+        "op",
+        "pytorch",
+    )
 
 
 def _training_row(section: str, notes: str = "", count: str = "8", model: str = "LLAMA2-7B") -> Row:

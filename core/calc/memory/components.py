@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from core.calc import checkpoint
+from core.calc.inference.formats import FORMATS
 from core.calc.performance.stacks import STACKS
 from core.errors import InvalidWorkload
 from core.models.workload import Workload
@@ -126,6 +128,10 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         grad_b, opt_b = 4.0, _OPTIMIZER_BYTES[workload.optimizer]
     else:
         quant = _WEIGHT_BYTES[workload.precision]
+        if workload.serving is not None and workload.precision in ("int8", "int4"):
+            # the file names the quantised format: its bits with scales (nf4 4.5 = 4 + one
+            # fp32 absmax per 64; nf4-dq 4.127; core.calc.inference.formats)
+            quant = FORMATS[workload.serving.weights].bits / 8.0
         dense = p_total - arch.embedding_params
         weights = p_total * quant
         if workload.precision in ("fp8", "int8", "int4"):  # embeddings stay 16-bit (bitsandbytes)
@@ -235,6 +241,14 @@ def activation_bytes(workload: Workload) -> float:
                 workload.model_copy(update={"checkpointing": "none"})
             )
             return layers * by * s * b * h + full_layer + logits
+        if workload.checkpointing == "op":
+            # every block keeps its input, the attention output and every other product's
+            # output; the backward recomputes the rest of one block at a time
+            kept = by * s * b * checkpoint.saved_values_per_token(arch, workload.tp_degree)
+            full_layer = transformer_layer_activation_bytes(
+                workload.model_copy(update={"checkpointing": "none"})
+            )
+            return layers * kept + max(0.0, full_layer - kept) + logits
         return layers * layer + logits
     saved = arch.saved_activation_bytes_per_sample_fp32
     if saved is not None and workload.trains and workload.checkpointing == "none":

@@ -25,6 +25,8 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
     if w.trains and arch.is_transformer:
         if w.checkpointing == "none" and arch.attention_impl == "eager":
             out.append(("checkpointing_selective", {"checkpointing": "selective"}, gpu_count))
+        if w.checkpointing in ("none", "selective"):
+            out.append(("checkpointing_op", {"checkpointing": "op"}, gpu_count))
         if w.checkpointing != "full":
             out.append(("checkpointing_full", {"checkpointing": "full"}, gpu_count))
     if w.trains and w.precision in ("fp32", "tf32"):

@@ -18,6 +18,7 @@ Sources:
 
 from __future__ import annotations
 
+from core.calc import checkpoint
 from core.calc.performance.stacks import STACKS
 from core.models.throughput import WorkProfile
 from core.models.workload import Architecture, Workload
@@ -194,6 +195,9 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         stack=workload.stack,
         grad_accum_steps=workload.grad_accum_steps if workload.trains else 1,
         recompute=workload.checkpointing if workload.trains else "none",
+        op_recompute_matmul_share=(
+            checkpoint.recomputed_matmul_share(arch) if arch.is_transformer else 0.5
+        ),
         offload_bytes_per_step=_offload_bytes(workload),
     )
 

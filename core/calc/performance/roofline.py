@@ -300,6 +300,11 @@ def gpu_step_time(
         # the backward runs the whole forward again (Chen et al. 2016, arXiv:1604.06174)
         recompute_s = (matmul_s + attention_s + recurrent_s + elementwise_s) / passes
         host_s *= (passes + 1.0) / passes
+    elif passes > 1.0 and profile.recompute == "op":
+        # every second matrix product and every elementwise op of the forward run again;
+        # the attention kernel's output is kept (core.calc.checkpoint)
+        recompute_s = (matmul_s * profile.op_recompute_matmul_share + elementwise_s) / passes
+        host_s *= (passes + 1.0) / passes
     elif passes > 1.0 and profile.recompute == "selective":
         # only the attention core is recomputed (Korthikanti et al. 2022, §5)
         recompute_s = attention_s / passes
