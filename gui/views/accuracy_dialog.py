@@ -26,7 +26,7 @@ SERVING = (
     ("LLM prompt processing (llama.cpp)", "290 published rows", "11.4 %", "14.6 % (held out)"),
     ("LLM batched generation (TensorRT-LLM)", "48 published rows", "30 %", "42 % (one GPU out)"),
     ("Training, other stacks (timm, NeMo)", "92 published rows", "24 %", "—"),
-    ("Vision inference (timm, DLE)", "133 published rows", "20 %", "18 % (80 held out)"),
+    ("Vision inference (timm, DLE)", "133 published rows", "17 %", "15 % (80 held out)"),
     ("Fine-tuning memory (LitGPT)", "18 measured peaks", "8.1 %", "—"),
     ("Training memory (torchtitan, LLaMA-Factory)", "14 measured peaks", "9.7 %", "—"),
 )

@@ -198,6 +198,32 @@ def gemm_shape_factor(profile: WorkProfile, rows: float, c: ThroughputConstants)
     return d / (d + c.gemm_half_width)
 
 
+GEMM_TILE_ROWS = 128
+"""Rows of the output tile of cuBLAS's large tensor-core GEMM kernels (128 or 256 on
+Volta and later): a GEMM whose rows are not a multiple wastes on average half a tile
+(NVIDIA "Matrix Multiplication Background User's Guide", tile quantisation)."""
+
+
+def pass_shape_factor(
+    profile: WorkProfile, rows: float, passes: float, c: ThroughputConstants
+) -> float:
+    """Mean GEMM-shape factor over a step's passes (harmonic: time-weighted).
+
+    The forward and input-gradient products write ``rows`` x width outputs: thousands of
+    tiles at any real batch, so only a part-filled last tile row is lost, rows / (rows +
+    half a tile). The weight-gradient products (training only: LoRA's frozen base and
+    inference have none) write width x width outputs from a reduction over all the rows:
+    a narrow layer gives the GPU few tiles, d / (d + d0) (``gemm_shape_factor``).
+    """
+    if profile.gemm_width is None or c.gemm_half_width <= 0:
+        return 1.0
+    weight_passes = max(0.0, passes - 2.0)
+    io_passes = passes - weight_passes
+    io = rows / (rows + GEMM_TILE_ROWS / 2.0)
+    weight = gemm_shape_factor(profile, rows, c)
+    return passes / (io_passes / io + weight_passes / weight)
+
+
 def gpu_step_time(
     profile: WorkProfile,
     gpu: GPU,
@@ -224,7 +250,7 @@ def gpu_step_time(
     base_eta = tensor_efficiency(gpu, mode, c)
     eta = min(base_eta * stack.tensor_factor, max(base_eta, TENSOR_CEILING))
 
-    shape = gemm_shape_factor(profile, float(batch) * profile.tokens_per_sample, c)
+    shape = pass_shape_factor(profile, float(batch) * profile.tokens_per_sample, passes, c)
     # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements); an
     # odd dimension leaves cuBLAS the non-tensor path. TF32's 4-byte elements keep rows
     # word-aligned, and its tensor kernels still run there.

@@ -70,8 +70,8 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.497,
-        tensor_factor=1.069,
+        elementwise_factor=0.487,
+        tensor_factor=1.095,
         flash_attention=True,
         host_factor=0.6,
         fused_optimizer=True,
@@ -82,20 +82,20 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.211,
-        tensor_factor=1.393,
+        elementwise_factor=0.217,
+        tensor_factor=1.365,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
             "fitted on 24 published torch.compile rows (timm inference on RTX 4090): "
-            "median error 8 %"
+            "median error 9 %"
         ),
     ),
     "transformer-engine": StackPhysics(
         elementwise_factor=0.02,
-        tensor_factor=0.907,
+        tensor_factor=0.881,
         flash_attention=True,
         host_factor=0.1,
         fused_optimizer=True,

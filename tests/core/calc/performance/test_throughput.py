@@ -126,19 +126,36 @@ def test_fitted_constants_are_physical() -> None:
         assert 0.0 < getattr(FITTED, name) <= 1.0
 
 
-def test_gemm_shape_halves_efficiency_at_d0() -> None:
-    """d / (d + d0): a GEMM as narrow as d0 runs at half the wide-GEMM speed."""
+def test_narrow_gemms_slow_the_weight_gradient() -> None:
+    """A training step runs three products per layer: forward and input gradient write
+    rows x width outputs (they lose only a part-filled last tile row, rows / (rows + 64)),
+    the weight gradient writes width x width from a reduction over the rows, d / (d + d0).
+    Width 512 = d0, 40,000 rows: (2 / (40000 / 40064) + 2) / 3 = 1.3344 x the wide time."""
     c = UNIT.model_copy(update={"gemm_half_width": 512.0})
     a100 = gpu("A100 SXM4 80GB")
     wide = profile(matmul_flops=1e12, batch_per_gpu=4)
     narrow = profile(matmul_flops=1e12, batch_per_gpu=4, gemm_width=512, tokens_per_sample=1e4)
+    factor = (2.0 * 40064.0 / 40000.0 + 2.0) / 3.0
     assert gpu_step_time(narrow, a100, c).matmul_s == pytest.approx(
-        2.0 * gpu_step_time(wide, a100, c).matmul_s
+        factor * gpu_step_time(wide, a100, c).matmul_s
     )
-    # Fewer batch rows than the width: the rows are the narrow dimension.
+    # Fewer rows than the width: 256 rows, the weight gradient's d is 256 (256 / 768),
+    # the other two lose 64 of 320 rows: (2 / 0.8 + 3) / 3.
     rows_bound = profile(matmul_flops=1e12, batch_per_gpu=4, gemm_width=4096, tokens_per_sample=64)
     assert gpu_step_time(rows_bound, a100, c).matmul_s == pytest.approx(
-        gpu_step_time(wide, a100, c).matmul_s * (256 + 512) / 256
+        gpu_step_time(wide, a100, c).matmul_s * (2.0 / 0.8 + 3.0) / 3.0
+    )
+
+
+def test_inference_has_no_weight_gradient_to_slow() -> None:
+    """Forward only (pass factor 1): a narrow model loses only the tile remainder."""
+    c = UNIT.model_copy(update={"gemm_half_width": 512.0})
+    a100 = gpu("A100 SXM4 80GB")
+    kw = {"matmul_flops": 1e12, "batch_per_gpu": 4, "pass_factor": 1.0}
+    wide = profile(**kw)
+    narrow = profile(**kw, gemm_width=512, tokens_per_sample=1e4)
+    assert gpu_step_time(narrow, a100, c).matmul_s == pytest.approx(
+        gpu_step_time(wide, a100, c).matmul_s * 40064.0 / 40000.0
     )
 
 
