@@ -27,8 +27,8 @@ SERVING = (
     ("LLM batched generation (TensorRT-LLM)", "48 published rows", "30 %", "42 % (one GPU out)"),
     ("Training, other stacks (timm, NeMo)", "92 published rows", "24 %", "—"),
     ("Vision inference (timm, DLE)", "133 published rows", "17 %", "15 % (80 held out)"),
-    ("Fine-tuning memory (LitGPT)", "18 measured peaks", "8.1 %", "—"),
-    ("Training memory (torchtitan, LLaMA-Factory)", "14 measured peaks", "9.7 %", "—"),
+    ("Fine-tuning memory (LitGPT)", "18 measured peaks", "5.4 %", "—"),
+    ("Training memory (torchtitan, LLaMA-Factory)", "14 measured peaks", "8.9 %", "—"),
 )
 """Figures of docs/inference-model.md and docs/performance-model.md §5."""
 

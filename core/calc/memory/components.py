@@ -191,6 +191,14 @@ def transformer_layer_activation_bytes(workload: Workload) -> float:
     mlp = (4.0 if arch.mlp == "swiglu" else 2.0) * f * experts
     replicated = 4.0 * h * by + 2.0 * h * drop
     sharded = ((2.0 * a * hd + 2.0 * kv * hd) + mlp) * by
+    if workload.task == "qlora" and workload.stack != "unsloth":
+        # bitsandbytes' 4-bit product keeps its input for the backward although its weight
+        # is frozen (MatMul4Bit.forward: ``ctx.tensors = (A, B)`` whenever the input needs
+        # a gradient); torch's linear with a frozen weight keeps none. Over LoRA's count:
+        # the inputs of the QKV, output, MLP and down products, 3h + f values per token.
+        # Unsloth runs its own LoRA kernels instead (fast_lora.py LoRA_MLP keeps X, e, g).
+        replicated += 3.0 * h * by
+        sharded += f * experts * by
     per_token = replicated + sharded / t
     attention = 0.0
     eager = arch.attention_impl == "eager" and not STACKS[workload.stack].flash_attention

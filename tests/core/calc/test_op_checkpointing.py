@@ -58,3 +58,22 @@ def test_op_recompute_costs_less_time_than_full() -> None:
     # full runs the whole forward again (at most 1/4 slower); op only part of it
     assert speeds["full"] < speeds["op"] < speeds["none"]
     assert speeds["full"] >= 0.75 * speeds["none"]
+
+
+def test_qlora_keeps_the_inputs_of_its_frozen_4bit_products() -> None:
+    """bitsandbytes' MatMul4Bit stores its input even for a frozen weight; torch's linear
+    does not. Llama-2 7B (h 4096, f 11008): QKV, output, MLP and down inputs = 3 x 4096 +
+    11008 = 23,296 values = 46,592 bytes per token and layer over LoRA's count (bf16)."""
+    preset = find_preset("Llama-2 7B")
+    settings = {"precision": "bf16", "batch_size": 1, "seq_len": 1304, "stack": "pytorch"}
+    lora = make_workload(preset, task="lora", **settings)
+    qlora = make_workload(preset, task="qlora", **settings)
+    extra = transformer_layer_activation_bytes(qlora) - transformer_layer_activation_bytes(lora)
+    assert extra == pytest.approx(1304 * 46_592)
+    # Unsloth's own LoRA kernels replace bitsandbytes' product: no such term
+    fast = {**settings, "stack": "unsloth"}
+    assert transformer_layer_activation_bytes(
+        make_workload(preset, task="qlora", **fast)
+    ) == pytest.approx(
+        transformer_layer_activation_bytes(make_workload(preset, task="lora", **fast))
+    )
