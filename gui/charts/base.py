@@ -17,7 +17,10 @@ SERIES_COLOURS = (
     "#edc948",
     "#b07aa1",
     "#9c755f",
+    "#ff9da7",
+    "#bab0ac",
 )
+"""Tableau 10: one colour for each of the step-time chart's ten parts."""
 THEMES = {
     "light": {"background": "#ffffff", "foreground": "#303030", "limit": "#c0392b"},
     "dark": {"background": "#1e1f22", "foreground": "#d8d8d8", "limit": "#ff6b5b"},

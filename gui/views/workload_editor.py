@@ -208,7 +208,7 @@ class WorkloadEditorPanel(QWidget):
         pair = QHBoxLayout()
         pair.addWidget(self.optimizer)
         pair.addWidget(self.checkpointing)
-        run.addRow("Optimizer", pair)
+        run.addRow("Optimizer / ckpt", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.master_weights)
         pair.addWidget(self.offload_mode)
