@@ -207,6 +207,12 @@ def transformer_layer_activation_bytes(workload: Workload) -> float:
     return s * b * (per_token + attention)
 
 
+def _unchecked_layer_bytes(workload: Workload) -> float:
+    """One layer's activations without checkpointing: what a layer being recomputed (or
+    reloaded from host RAM) holds at once in the backward."""
+    return transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "none"}))
+
+
 def activation_bytes(workload: Workload) -> float:
     """Activation memory per GPU for training, or the transient working set for inference.
 
@@ -240,22 +246,16 @@ def activation_bytes(workload: Workload) -> float:
         if workload.offloads_activations:
             # the layer checkpoints wait in host RAM (host_ram_bytes); the GPU holds the
             # layer being recomputed and the checkpoint in flight
-            full_layer = transformer_layer_activation_bytes(
-                workload.model_copy(update={"checkpointing": "none"})
-            )
+            full_layer = _unchecked_layer_bytes(workload)
             return 2.0 * by * s * b * h / workload.tp_degree + full_layer + logits
         if workload.checkpointing == "full":
-            full_layer = transformer_layer_activation_bytes(
-                workload.model_copy(update={"checkpointing": "none"})
-            )
+            full_layer = _unchecked_layer_bytes(workload)
             return layers * by * s * b * h + full_layer + logits
         if workload.checkpointing == "op":
             # every block keeps its input, the attention output and every other product's
             # output; the backward recomputes the rest of one block at a time
             kept = by * s * b * checkpoint.saved_values_per_token(arch, workload.tp_degree)
-            full_layer = transformer_layer_activation_bytes(
-                workload.model_copy(update={"checkpointing": "none"})
-            )
+            full_layer = _unchecked_layer_bytes(workload)
             return layers * kept + max(0.0, full_layer - kept) + logits
         return layers * layer + logits
     saved = arch.saved_activation_bytes_per_sample_fp32
