@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 from typing import get_args
 
+from core.cli.common import add_recipe_arguments, recipe_from
 from core.cli.types import number, whole
 from core.models.build import MAX_GPUS
 from core.models.settings import CircuitId
 from core.models.suggest import PlatformFamily, Reason
-from core.models.workload import MAX_BATCH
+from core.models.workload import MAX_BATCH, Optimizer, Precision, Task
 
 NAME = "suggest"
 HELP = "Search the catalog for the builds with the best cost per throughput within a budget."
@@ -28,6 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--platform", choices=get_args(PlatformFamily), default="any")
     parser.add_argument("--max-psus", type=whole(1, 4), default=2)
     parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
+    parser.add_argument("--task", choices=get_args(Task), help="default: the preset's task")
+    parser.add_argument("--precision", choices=get_args(Precision))
+    parser.add_argument(
+        "--seq-len", type=whole(1, 100_000_000), help="tokens per sequence (default: preset's)"
+    )
+    parser.add_argument("--optimizer", choices=get_args(Optimizer))
+    parser.add_argument("--lora-rank", type=whole(1, 4096))
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
     parser.add_argument(
         "--new-only", action="store_true", help="new GPUs only (default: also used, where priced)"
@@ -39,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")
     parser.add_argument("--overrides", type=Path, help="price overrides file")
+    add_recipe_arguments(parser)
     parser.add_argument("--json", action="store_true")
 
 
@@ -48,7 +57,17 @@ def run(args: argparse.Namespace) -> int:
     from core.text.cost import reason_text, suggest_lines
     from core.workloads import find_preset, make_workload
 
-    workload = make_workload(find_preset(args.workload), batch_size=args.batch)
+    settings = {
+        "batch_size": args.batch,
+        "task": args.task,
+        "precision": args.precision,
+        "seq_len": args.seq_len,
+        "optimizer": args.optimizer,
+        **recipe_from(args),
+    }
+    if args.lora_rank is not None:
+        settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}
+    workload = make_workload(find_preset(args.workload), **settings)
     request = SuggestRequest(
         budget_usd=args.budget,
         max_gpus=args.max_gpus,

@@ -51,3 +51,27 @@ def test_prices_show_marks_override(tmp_path: Path, capsys: pytest.CaptureFixtur
     other = load_catalog().psu("corsair-rm1000x-2021")
     assert rows["corsair-rm1000x-2021"]["origin"] == "catalog"
     assert rows["corsair-rm1000x-2021"]["usd"] == other.price.usd
+
+
+def test_suggest_llm_lora_at_a_chosen_sequence_length(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Llama-3 8B LoRA at 2,048 tokens for 3,000 USD: the CLI sets the task and length the
+    user asks for, and every build on the front runs that workload (its own batch of 1 x
+    2,048 tokens), fully priced within the budget."""
+    args = ["suggest", "--workload", "Llama-3 8B", "--task", "lora", "--seq-len", "2048"]
+    args += ["--budget", "3000", "--json", "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["front"]
+    for item in data["front"]:
+        assert item["workload"]["task"] == "lora"
+        assert item["workload"]["seq_len"] == 2048
+        assert item["cost_usd"] is not None and item["cost_usd"] <= 3000
+
+
+def test_suggest_rejects_an_impossible_workload_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["suggest", "--workload", "Llama-3 8B", "--task", "bogus", "--budget", "3000"])
+    assert stop.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
