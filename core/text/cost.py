@@ -171,6 +171,14 @@ def suggest_lines(result: SuggestResult) -> list[str]:
         lines.append("The search was cancelled.")
     if not result.front:
         lines.append("No fully priced build meets the budget and constraints.")
+        sk = result.skipped
+        others = (sk.unpriced, sk.over_budget, sk.power, sk.impossible, sk.failed_checks)
+        if sk.vram and sk.vram >= max(others):
+            lines.append(
+                "Most configurations run out of GPU memory: a shorter sequence length, a "
+                "smaller batch, QLoRA, a stack with chunked loss (unsloth) or a smaller "
+                "weights format needs less."
+            )
     for s in result.front:
         b = s.build
         star = "*" if result.best is not None and s.build == result.best.build else " "

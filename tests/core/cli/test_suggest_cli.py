@@ -75,3 +75,18 @@ def test_suggest_rejects_an_impossible_workload_setting(capsys: pytest.CaptureFi
         main(["suggest", "--workload", "Llama-3 8B", "--task", "bogus", "--budget", "3000"])
     assert stop.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_an_empty_front_says_gpu_memory_binds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Llama-3 8B LoRA at its full 8,192 tokens with the default stack: the fp32 logits
+    alone are 8,192 x 128,256 x 16 B = 16.8 GB beside 16 GB of bf16 weights, more than any
+    card a 3,000 USD build can hold, so the front is empty and the text names the cause and
+    what to change instead of leaving the user with a bare 'no build'."""
+    args = ["suggest", "--workload", "Llama-3 8B", "--task", "lora", "--seq-len", "8192"]
+    args += ["--budget", "3000", "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "No fully priced build meets the budget" in out
+    assert "run out of GPU memory" in out and "shorter sequence length" in out
