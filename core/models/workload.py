@@ -90,6 +90,16 @@ class OpMix(Frozen):
     algorithm that runs a dilated convolution on tensor cores (NVIDIA's note in chainer
     PR #4064, cuDNN 7), so at 16-bit precision these run on the CUDA cores, at the
     chip's non-tensor 16-bit rate (as unaligned GEMMs do)."""
+    conv_flops: Flops = 0.0
+    """Part of ``matmul_conv_flops`` in convolutions (1-D, 2-D, transposed; dilated ones
+    included), counted by ``tools/derive/count_conv_flops.py``; the rest are linear layers.
+    0 where not counted: the model then treats every product as a plain GEMM."""
+
+    @model_validator(mode="after")
+    def _parts_within_total(self) -> OpMix:
+        if self.conv_flops > self.matmul_conv_flops * (1 + 1e-9):
+            raise ValueError("conv_flops is part of matmul_conv_flops and cannot exceed it")
+        return self
 
     @property
     def total_flops(self) -> float:

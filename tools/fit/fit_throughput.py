@@ -43,6 +43,7 @@ PARAMS: tuple[tuple[str, float, float], ...] = (
     ("gemm_half_width", 1.0, 5000.0),
     ("elementwise_alu_flops", 0.01, 1000.0),
     ("score_bytes", 0.1, 200.0),
+    ("conv_rel", 0.2, 1.5),
     # physical bound: ~30 kernels per layer per training step at ~10 us each
     ("launch_s_per_layer", 1e-7, 3e-4),
     ("launch_s_per_loop_step", 1e-5, 1e-1),

@@ -42,6 +42,10 @@ class ThroughputConstants(Frozen):
     gemm_half_width: Annotated[float, Field(ge=0, le=1e5)] = 0.0
     """d0 of the GEMM-shape factor d / (d + d0): the inner width at which a GEMM reaches
     half the large-GEMM efficiency (fitted)."""
+    conv_rel: Fraction = 1.0
+    """Tensor-core convolutions relative to large GEMMs (fitted): cuDNN's implicit-GEMM
+    kernels gather their operand tiles from the image (im2col on the fly) and run
+    few-channel layers, so they reach a lower fraction of the tensor peak."""
     score_bytes: Annotated[float, Field(ge=0, le=500)] = 0.0
     """DRAM bytes per attention score element per training step (fitted): the unfused
     scale/mask/softmax/dropout chain and its backward over the s x s x heads scores."""
@@ -67,21 +71,22 @@ class ThroughputConstants(Frozen):
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.7001,
-    eta_tensor_ampere_ada=0.8216,
-    eta_tensor_hopper_blackwell=0.6654,
-    eta_simt_fp32=0.968,
+    eta_tensor_volta_turing=0.5703,
+    eta_tensor_ampere_ada=0.6176,
+    eta_tensor_hopper_blackwell=0.5745,
+    eta_simt_fp32=0.8994,
     attention_rel=1.0,
     recurrent_rel=1.0,
-    amp_activation_bytes=2.919,
-    elementwise_bytes_per_activation=6.588,
-    elementwise_alu_flops=68.29,
-    gemm_half_width=908,
+    amp_activation_bytes=2.95,
+    elementwise_bytes_per_activation=5.609,
+    elementwise_alu_flops=44.47,
+    gemm_half_width=833.9,
     score_bytes=0.1,
+    conv_rel=0.626,
     launch_s_per_layer=0.0003,
-    launch_s_per_loop_step=0.004749,
-    eta_link=0.5236,
-    allreduce_latency_s=0.0177,
+    launch_s_per_loop_step=0.004731,
+    eta_link=0.5468,
+    allreduce_latency_s=0.01785,
     eta_memory=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.4741,

@@ -94,9 +94,10 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         matmul, attention = mix.matmul_conv_flops, mix.attention_flops
         recurrent, elementwise = mix.recurrent_flops, mix.elementwise_flops
         unaligned, dilated = mix.unaligned_matmul_flops, mix.dilated_conv_flops
+        conv = mix.conv_flops
     else:
         matmul = arch.forward_flops_per_sample or 2.0 * (arch.params_active or arch.params_total)
-        attention = recurrent = elementwise = unaligned = dilated = 0.0
+        attention = recurrent = elementwise = unaligned = dilated = conv = 0.0
     activations = arch.activation_elements_per_sample or 0.0
     items = arch.unit_items_per_sample
     default_seq = arch.default_seq_len
@@ -114,13 +115,14 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     elif seq is not None and default_seq and seq != default_seq:
         ratio = seq / default_seq
     if ratio != 1.0:
-        matmul, recurrent, elementwise, activations, unaligned, dilated = (
+        matmul, recurrent, elementwise, activations, unaligned, dilated, conv = (
             matmul * ratio,
             recurrent * ratio,
             elementwise * ratio,
             activations * ratio,
             unaligned * ratio,
             dilated * ratio,
+            conv * ratio,
         )
         attention *= ratio * ratio
         if not resolution and (arch.throughput_unit == "tokens/s" or items == default_seq):
@@ -182,6 +184,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         attention_score_elements=scores,
         unaligned_matmul_flops=min(unaligned, matmul),
         dilated_conv_flops=min(dilated, matmul - min(unaligned, matmul)),
+        conv_flops=min(conv, matmul),
         seq_len=seq,
         input_kind=arch.input_kind,
         input_bytes_per_sample=(

@@ -102,6 +102,43 @@ the efficiency past this (nor lowers the eager stack's fitted one)."""
 
 _NARROW_TENSOR_PRECISIONS = frozenset({"fp16", "bf16", "fp8", "int8"})
 
+
+def mma_halving(gpu: GPU, mode: ComputeMode) -> float:
+    """How many times slower the tensor cores' multiply-accumulate issue is than the
+    full-rate chip's, for what training runs (FP32 accumulate): 2 on GeForce boards,
+    whose FP16/BF16 and TF32 tensor rates with FP32 accumulate are half the
+    FP16-accumulate rate; 1 elsewhere.
+
+    Source: NVIDIA GA102 whitepaper (2020) Appendix A and Ada (AD102) whitepaper (2022):
+    RTX 3090 71 vs 142 TFLOPS FP16 tensor with FP32 vs FP16 accumulate, RTX A6000 (the
+    same GA102) 154.8 for both; Turing whitepaper (2018) Table 1 for the RTX 2080 Ti.
+    """
+    tensor = gpu.tensor_tflops
+    if not (mode.tensor_cores and gpu.is_geforce) or mode.precision not in ("fp16", "bf16", "tf32"):
+        return 1.0
+    if tensor.fp16:
+        return max(1.0, tensor.fp16_acc16 / tensor.fp16) if tensor.fp16_acc16 else 1.0
+    return 2.0  # ``fp16_tensor_peak`` halved the FP16-accumulate rate it derived
+
+
+def issue_limited(efficiency: float, halving: float) -> float:
+    """Share of the (halved) tensor peak a kernel reaches on a chip whose MMA issue rate
+    is ``halving`` times slower than its full-rate sibling's.
+
+    A kernel that reaches ``efficiency`` of a full-rate chip's peak spends the rest of its
+    time feeding the tensor cores (loading and staging operand tiles, epilogues), work
+    the MMA rate does not set; a half-rate MMA adds time only where issuing the products
+    becomes the longer of the two: time = max(FLOPs / (full peak x efficiency), FLOPs /
+    (halved peak x ceiling)). So the halved peak is reached at ``halving x efficiency``,
+    never above ``TENSOR_CEILING``, never below ``efficiency``. Measured alike: Lambda's
+    RTX 3090 and RTX A6000 (both GA102) train ResNet-50 at 513 and 514 images/s in TF32,
+    where a fully MMA-bound 3090 would be half as fast.
+    """
+    if halving <= 1.0:
+        return efficiency
+    return min(efficiency * halving, max(efficiency, TENSOR_CEILING))
+
+
 _HALF_TO_FP32_RATE = {
     "GV100": 2.0,
     "TU1": 2.0,
@@ -249,6 +286,7 @@ def gpu_step_time(
     stack = STACKS[profile.stack]
     base_eta = tensor_efficiency(gpu, mode, c)
     eta = min(base_eta * stack.tensor_factor, max(base_eta, TENSOR_CEILING))
+    halving = mma_halving(gpu, mode)
 
     shape = pass_shape_factor(profile, float(batch) * profile.tokens_per_sample, passes, c)
     # 16- and 8-bit tensor-core GEMMs need 16-byte aligned rows (8 or 16 elements); an
@@ -270,13 +308,23 @@ def gpu_step_time(
     if mode.tensor_cores and mode.precision in _NARROW_TENSOR_PRECISIONS:
         dilated_simt = half_simt_peak(gpu) if gpu.vendor == "NVIDIA" else None
         dilated = profile.dilated_conv_flops if dilated_simt else 0.0
-    matmul_s = passes * batch * (profile.matmul_flops - unaligned - dilated) / (peak * eta * shape)
+    plain = profile.matmul_flops - unaligned - dilated
+    # Implicit-GEMM convolutions gather their tiles from the image as they go and reach a
+    # lower share of the tensor peak than linear layers (``conv_rel``); the dilated ones
+    # already left for the CUDA cores above. FP32 CUDA-core convolutions keep the plain
+    # efficiency (cuDNN's Winograd kernels even do fewer multiplies than counted).
+    conv = min(max(profile.conv_flops - dilated, 0.0), plain) if mode.tensor_cores else 0.0
+    matmul_s = passes * batch * (plain - conv) / (peak * issue_limited(eta * shape, halving))
+    if conv:
+        conv_eta = issue_limited(eta * shape * c.conv_rel, halving)
+        matmul_s += passes * batch * conv / (peak * conv_eta)
     if simt and unaligned:
         matmul_s += passes * batch * unaligned / (simt * clock_factor * c.eta_simt_fp32)
     if dilated and dilated_simt:
         simt_eta = min(1.0, c.eta_simt_fp32 * stack.tensor_factor)
         matmul_s += passes * batch * dilated / (dilated_simt * clock_factor * simt_eta * shape)
-    attention_s = passes * batch * profile.attention_flops / (peak * eta * c.attention_rel)
+    attention_eta = issue_limited(eta * c.attention_rel, halving)
+    attention_s = passes * batch * profile.attention_flops / (peak * attention_eta)
     # Score tensors (softmax, mask, dropout over queries x keys x heads) stream through
     # DRAM whatever the matmul speed: unfused attention is memory bound there.
     if not stack.flash_attention:
@@ -286,7 +334,9 @@ def gpu_step_time(
     recurrent_s = 0.0
     if profile.recurrent_flops > 0:
         # Per-timestep cell GEMMs have only ``batch`` rows.
-        rec_eta = eta * c.recurrent_rel * gemm_shape_factor(profile, float(batch), c)
+        rec_eta = issue_limited(
+            eta * c.recurrent_rel * gemm_shape_factor(profile, float(batch), c), halving
+        )
         rec_compute = passes * batch * profile.recurrent_flops / (peak * rec_eta)
         steps = max(profile.recurrent_steps, 1.0)
         weights_per_step = profile.recurrent_flops / (2.0 * steps)

@@ -70,20 +70,20 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.487,
-        tensor_factor=1.095,
+        elementwise_factor=0.573,
+        tensor_factor=1.098,
         flash_attention=True,
         host_factor=0.6,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
             "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
-            "3090/4090, torchtitan on A100): median error 15 %, estimates are rough"
+            "3090/4090, torchtitan on A100): median error 16 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.217,
-        tensor_factor=1.365,
+        elementwise_factor=0.266,
+        tensor_factor=1.387,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
@@ -95,7 +95,7 @@ STACKS: dict[Stack, StackPhysics] = {
     ),
     "transformer-engine": StackPhysics(
         elementwise_factor=0.02,
-        tensor_factor=0.881,
+        tensor_factor=0.959,
         flash_attention=True,
         host_factor=0.1,
         fused_optimizer=True,

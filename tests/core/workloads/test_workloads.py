@@ -6,6 +6,7 @@ import pytest
 
 from core.calc.parallel import check_gpu_count
 from core.errors import InvalidWorkload, LookupFailed
+from core.models.workload import OpMix
 from core.workloads import architecture_from_hf_config, find_preset, load_hf_config, make_workload
 
 BENCHMARK_NAMES = {
@@ -173,3 +174,35 @@ def test_waveglow_dilated_flops_follow_the_dle_module() -> None:
     assert mix is not None
     assert mix.dilated_conv_flops == 12 * 7 * 1000 * 3 * 512 * 1024 * 2
     assert mix.dilated_conv_flops < mix.matmul_conv_flops
+
+
+def test_convolution_flops_follow_the_architecture() -> None:
+    """Hand counts of the convolutions' share (2 FLOPs per multiply-add):
+    ResNet-50's products are all convolutions but the 2,048 x 1,000 classifier; ViT-B/16's
+    only convolution is the patch embedding, 196 patches x 768 outputs x (3 x 16 x 16)
+    inputs; Swin-B's likewise, 56 x 56 patches x 128 outputs x (3 x 4 x 4); WaveGlow is
+    convolutions throughout (its dilated ones among them); BERT has none."""
+
+    def mix(name: str) -> OpMix:
+        m = find_preset(name).architecture.op_mix
+        assert m is not None
+        return m
+
+    rn50 = mix("resnet50-v1.5")
+    assert rn50.conv_flops == rn50.matmul_conv_flops - 2 * 2048 * 1000
+    assert mix("vit-b16").conv_flops == 2 * 196 * 768 * 768
+    assert mix("swin-b").conv_flops == 2 * 56 * 56 * 128 * 3 * 4 * 4
+    waveglow = mix("waveglow")
+    assert waveglow.conv_flops == waveglow.matmul_conv_flops > waveglow.dilated_conv_flops
+    assert mix("bert-large-squad").conv_flops == 0
+
+
+def test_convolution_flops_are_part_of_the_products() -> None:
+    with pytest.raises(ValueError, match="conv_flops"):
+        OpMix(
+            matmul_conv_flops=1e9,
+            attention_flops=0,
+            recurrent_flops=0,
+            elementwise_flops=0,
+            conv_flops=2e9,
+        )

@@ -11,6 +11,7 @@ from core.calc.performance.roofline import (
     fp16_tensor_peak,
     gpu_step_time,
     half_simt_peak,
+    mma_halving,
 )
 from core.catalog import load_catalog
 from core.models.parts import GPU
@@ -288,14 +289,15 @@ def test_unaligned_gemm_penalty_covers_8_bit_and_skips_unknown_or_non_nvidia() -
 
 def test_dilated_convolutions_leave_tensor_cores_at_16_bit() -> None:
     """1 of 2 TFLOP in dilated convolutions: fp16 runs them on the CUDA cores (GA102:
-    non-tensor FP16 at the FP32 rate, 35.58 TFLOPS); TF32 keeps them on tensor cores."""
-    rtx3090 = gpu("RTX 3090")
+    non-tensor FP16 at the FP32 rate, 35.58 TFLOPS); TF32 keeps them on tensor cores.
+    The RTX A6000 is the same GA102 with full-rate tensor cores (154.85 TFLOPS FP16)."""
+    a6000 = gpu("RTX A6000")
     p = profile(matmul_flops=2e12, dilated_conv_flops=1e12, batch_per_gpu=1)
-    fp16 = gpu_step_time(p, rtx3090, UNIT)
-    # three passes of 1e12 at 71e12 x 0.5 (tensor) plus three of 1e12 at 35.58e12 x 0.5
-    assert fp16.matmul_s == pytest.approx(3e12 / 35.5e12 + 3e12 / 17.79e12)
-    tf32 = gpu_step_time(p.model_copy(update={"requested_precision": "fp32"}), rtx3090, UNIT)
-    assert tf32.matmul_s == pytest.approx(6e12 / (35.6e12 * 0.5))
+    fp16 = gpu_step_time(p, a6000, UNIT)
+    # three passes of 1e12 at 154.85e12 x 0.5 (tensor) plus three at 38.71e12 x 0.5
+    assert fp16.matmul_s == pytest.approx(3e12 / 77.425e12 + 3e12 / 19.355e12)
+    tf32 = gpu_step_time(p.model_copy(update={"requested_precision": "fp32"}), a6000, UNIT)
+    assert tf32.matmul_s == pytest.approx(6e12 / (77.4e12 * 0.5))
 
 
 def test_dilated_convolutions_change_nothing_without_tensor_cores() -> None:
@@ -357,3 +359,65 @@ def test_a_convnet_at_a_higher_resolution_does_more_work_per_image() -> None:
     big = profile_from_workload(make_workload(preset, seq_len=320))
     assert big.matmul_flops == pytest.approx(base.matmul_flops * (320 / 224) ** 2)
     assert big.activation_elements == pytest.approx(base.activation_elements * (320 / 224) ** 2)
+
+
+def test_convolutions_reach_conv_rel_of_the_gemm_efficiency() -> None:
+    """Half of 2 TFLOP in convolutions at conv_rel 0.5: on an A100 (312 TFLOPS FP16,
+    full-rate tensor cores) at efficiency 0.5 the GEMM half runs at 156 and the
+    convolution half at 78 effective TFLOPS, three passes each."""
+    c = UNIT.model_copy(update={"conv_rel": 0.5})
+    a100 = gpu("A100 SXM4 80GB")
+    p = profile(matmul_flops=2e12, conv_flops=1e12, batch_per_gpu=1)
+    assert gpu_step_time(p, a100, c).matmul_s == pytest.approx(3e12 / 156e12 + 3e12 / 78e12)
+    # without tensor cores (V100 in fp32, 15.7 TFLOPS) convolutions keep the plain rate
+    v100 = gpu("V100 SXM2 32GB")
+    fp32 = p.model_copy(update={"requested_precision": "fp32"})
+    assert gpu_step_time(fp32, v100, c).matmul_s == pytest.approx(6e12 / (15.7e12 * 0.5))
+
+
+def test_dilated_convolutions_are_not_charged_twice() -> None:
+    """1.5 of 2 TFLOP in convolutions, 1 of them dilated (CUDA cores at 16 bit): only the
+    0.5 TFLOP of plain convolutions pay conv_rel (A100: 312 x 0.5 x 0.5 = 78 TFLOPS); the
+    dilated ones run at the GA100's non-tensor FP16 rate, 4 x 19.5 x 0.5 = 39 TFLOPS."""
+    c = UNIT.model_copy(update={"conv_rel": 0.5})
+    a100 = gpu("A100 SXM4 80GB")
+    p = profile(matmul_flops=2e12, conv_flops=1.5e12, dilated_conv_flops=1e12, batch_per_gpu=1)
+    expected = 3 * 0.5e12 / 156e12 + 3 * 0.5e12 / 78e12 + 3e12 / 39e12
+    assert gpu_step_time(p, a100, c).matmul_s == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("eta", "effective"), [(0.5, 0.9), (0.3, 0.6), (0.95, 0.95)])
+def test_geforce_half_rate_tensor_cores_limit_only_issue_bound_kernels(
+    eta: float, effective: float
+) -> None:
+    """RTX 3090: 71 TFLOPS FP16 tensor with FP32 accumulate, 142 with FP16 accumulate
+    (GA102 whitepaper). A kernel at efficiency e of the full rate reaches min(2e, 0.9) of
+    the halved one, never less than e: e = 0.3 -> 0.6 (42.6 TFLOPS), e = 0.5 -> capped
+    at 0.9, e = 0.95 stays 0.95."""
+    c = UNIT.model_copy(update={"eta_tensor_ampere_ada": eta})
+    p = profile(matmul_flops=1e12, batch_per_gpu=1)
+    step = gpu_step_time(p, gpu("RTX 3090"), c)
+    assert step.matmul_s == pytest.approx(3e12 / (71e12 * effective))
+    # the A6000 (same chip, full-rate FP32 accumulate) is charged at e itself
+    full = gpu_step_time(p, gpu("RTX A6000"), c)
+    assert full.matmul_s == pytest.approx(3e12 / (154.85e12 * eta))
+
+
+def test_mma_halving_by_board() -> None:
+    """GeForce boards halve FP32-accumulate tensor math (Turing whitepaper Table 1: RTX
+    2080 Ti 53.8 vs 107.6 TFLOPS; GA102 and AD102 whitepapers; RTX 5090 209.5 vs 419);
+    TITAN RTX and the professional boards do not; fp32 on a GTX 1080 Ti has no tensor
+    cores at all."""
+    cases = {
+        ("RTX 2080 Ti", "fp16"): 2.0,
+        ("RTX 3090", "bf16"): 2.0,
+        ("RTX 3090", "fp32"): 2.0,  # TF32: 35.6 against the A6000's 77.4
+        ("RTX 4090", "fp16"): 330.3 / 165.2,
+        ("RTX 5090", "fp16"): 419 / 210,
+        ("TITAN RTX", "fp16"): 1.0,
+        ("RTX A6000", "fp16"): 1.0,
+        ("GTX 1080 Ti", "fp16"): 1.0,
+    }
+    for (name, precision), halving in cases.items():
+        board = gpu(name)
+        assert mma_halving(board, compute_mode(board, precision)) == pytest.approx(halving), name
