@@ -73,6 +73,10 @@ class WorkProfile(Frozen):
     pass_factor: Positive = 3.0
     """FLOPs of one step over forward FLOPs: 3 for training, 2 for LoRA, 1 for inference."""
     requested_precision: str = "fp16"
+    conv_io_elements: NonNeg = 0.0
+    """Input plus output values of the 2-D convolutions of one forward of one sample."""
+    channels_last: bool = False
+    """Convolutions run on NHWC (channels-last) tensors: no layout transposes."""
     half_activations: bool = False
     """Under 16-bit mixed precision, every activation is 16-bit (model cast to half, apex
     AMP O2); the default (PyTorch autocast, apex O1) keeps softmax, normalization and

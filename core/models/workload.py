@@ -164,6 +164,10 @@ class Architecture(Frozen):
     activation_elements_per_sample: Elements | None = None
     """Values produced by all non-view ops in one forward pass (eval mode); used by the
     throughput model, and by the memory model for inference of non-transformer nets."""
+    conv_io_elements_per_sample: Elements | None = None
+    """Input plus output values of every 2-D convolution in one forward, per sample
+    (``tools/derive/count_conv_io.py``): what an NCHW run transposes to and from the NHWC
+    layout of cuDNN's 16-bit tensor-core kernels."""
     saved_activation_bytes_per_sample_fp32: Elements | None = None
     """Bytes of activations one training forward (loss included) saves for backward, per
     sample, in fp32 at the default resolution / sequence length: distinct storages,

@@ -171,6 +171,29 @@ _PRECISION = {"fp32": "fp32", "tf32": "tf32", "fp16-amp": "fp16", "fp16": "fp16"
 _INTERCONNECT: dict[str, InterconnectChoice] = {"nvlink": "nvlink", "pcie": "pcie", "host": "host"}
 
 
+_CHANNELS_LAST_PATHS = (
+    ("PyTorch/Classification/ConvNets/", True),
+    ("PyTorch/Detection/SSD/", False),
+    ("MxNet/Classification/RN50v1.5/", True),
+)
+"""DeepLearningExamples READMEs whose runs use channels-last (NHWC) tensors: (path prefix,
+whether only the mixed-precision runs do). PyTorch ConvNets ``configs.yml`` sets
+``memory_format: nhwc`` for every AMP configuration; SSD300 ``main.py`` defaults to
+``--data-layout channels_last`` at every precision; MXNet RN50 ``runner`` passes NHWC
+layouts for float16. Lambda runs ``main.py --amp`` without the flag and its own SSD fork,
+which has no layout option, and DLE TensorFlow defaults to ``--data_format NCHW``: NCHW."""
+
+
+def _ran_channels_last(row: CalibrationRow) -> bool:
+    if not row.source_repo.startswith("NVIDIA/"):
+        return False
+    path = row.source.split("|")[1] if "|" in row.source else row.source
+    for prefix, amp_only in _CHANNELS_LAST_PATHS:
+        if path.startswith(prefix):
+            return not amp_only or row.precision.lower() in ("fp16-amp", "fp16", "bf16")
+    return False
+
+
 def row_preset(row: CalibrationRow) -> tuple[WorkloadPreset, dict[str, str]]:
     """The workload preset a row ran and the run settings its source used.
 
@@ -209,6 +232,8 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
     profile = with_run(profile_from_workload(workload), batch=row.batch)
     if preset.id in _HALF_MODEL_PRESETS:
         profile = profile.model_copy(update={"half_activations": True})
+    if _ran_channels_last(row):
+        profile = profile.model_copy(update={"channels_last": True})
     interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
     if row.source_repo in _P2P_DISABLED_SOURCES:
         interconnect = "host"

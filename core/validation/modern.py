@@ -124,6 +124,17 @@ def stack_of(row: Row) -> Stack:
     return "pytorch"
 
 
+def memory_format_of(row: Row) -> str | None:
+    """ "nhwc" or "nchw" where a row's source names the layout it ran (timm's result files
+    are named ``…-nchw-…`` and ``…-nhwc-…``), else ``None`` (the stack's default)."""
+    text = " ".join((row.get("source_ref"), row.get("notes"))).lower()
+    if "nhwc" in text or "channels_last" in text or "channels-last" in text:
+        return "nhwc"
+    if "nchw" in text:
+        return "nchw"
+    return None
+
+
 def _gpu(catalog: Catalog, name: str) -> GPU | str:
     for candidate in (GPU_ALIASES.get(name), name, re.sub(r"^\d+x\s*", "", name)):
         if not candidate:
@@ -213,8 +224,15 @@ def predict_throughput(
     if isinstance(workload, str):
         return workload
     count = _int(row.get("gpu_count")) or 1
+    profile = profile_from_workload(workload)
+    layout = memory_format_of(row)
+    # Inductor lays convolutions out channels-last itself whatever the input's format
+    # (torch._inductor.config.layout_optimization, on by default), so a compiled NCHW run
+    # pays no transposes.
+    if layout is not None and workload.stack != "pytorch-compile":
+        profile = profile.model_copy(update={"channels_last": layout == "nhwc"})
     try:
-        result = estimate_throughput(profile_from_workload(workload), gpu, count, c, curve=False)
+        result = estimate_throughput(profile, gpu, count, c, curve=False)
     except RigForgeError as error:
         return str(error)
     value = result.total_throughput

@@ -126,3 +126,27 @@ def test_lambda_runs_exchange_gradients_through_host_memory() -> None:
     lam = _first("BERT-large SQuAD v1.1 fine-tune", "lambdal/deeplearning-benchmark")
     dle = _first("BERT-large SQuAD v1.1 fine-tune", "NVIDIA/DeepLearningExamples")
     assert (lam.interconnect, dle.interconnect) == ("host", "nvlink")
+
+
+def test_each_source_runs_convnets_in_the_layout_it_used() -> None:
+    """DLE PyTorch ConvNets: NHWC for AMP only; DLE SSD300: channels-last at every
+    precision; DLE MXNet: NHWC for float16; Lambda and DLE TensorFlow: NCHW."""
+    catalog = load_catalog()
+    from core.validation.calibration import resolve
+
+    seen: dict[tuple[str, str, str], set[bool]] = {}
+    for row in load_rows():
+        if row.model not in ("ResNet-50 v1.5", "SSD300 v1.1 (ResNet-50 backbone)"):
+            continue
+        resolved = resolve(row, catalog)
+        assert not isinstance(resolved, str)
+        key = (row.source.split("|")[1].split("/")[0], row.model[:3], row.precision)
+        seen.setdefault(key, set()).add(resolved.profile.channels_last)
+    assert seen[("PyTorch", "Res", "fp16-amp")] == {True}
+    assert seen[("PyTorch", "Res", "fp32")] == {False}
+    assert seen[("PyTorch", "SSD", "fp16-amp")] == {True}
+    assert seen[("MxNet", "Res", "fp16-amp")] == {True}
+    assert seen[("MxNet", "Res", "fp32")] == {False}
+    assert seen[("TensorFlow", "Res", "fp16-amp")] == {False}
+    assert seen[("pytorch", "Res", "fp16-amp")] == {False}  # Lambda's summary tables
+    assert seen[("pytorch", "SSD", "fp16-amp")] == {False}

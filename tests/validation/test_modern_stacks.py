@@ -13,6 +13,7 @@ from core.catalog import load_catalog
 from core.validation.modern import (
     Row,
     accumulation_steps,
+    memory_format_of,
     memory_workload,
     predict_throughput,
     report,
@@ -67,6 +68,40 @@ def test_stack_is_what_the_source_ran() -> None:
     assert stack_of(_row(method="full pretraining (torchtitan, torch.compile)")) == (
         "pytorch-compile"
     )
+
+
+def test_layout_is_what_the_source_file_names() -> None:
+    """timm names its result files ...-nchw-... and ...-nhwc-...; rows that say nothing
+    keep their stack's default. Under torch.compile both layouts run channels-last
+    (Inductor's layout optimisation), so an NCHW file is predicted as fast as an NHWC one;
+    eager PyTorch 2 pays the transposes (6 passes x 2 B over ResNet-50's 21,776,384
+    convolution values per image)."""
+    nchw = "results/benchmark-infer-amp-nchw-pt240-cu124-rtx4090.csv"
+    assert memory_format_of(_row(source_ref=nchw)) == "nchw"
+    assert memory_format_of(_row(notes="layout NHWC (channels_last)")) == "nhwc"
+    assert memory_format_of(_row(source_ref="results/x.csv")) is None
+    catalog = load_catalog()
+
+    def images_s(ref: str, stack: str) -> float:
+        row = _row(
+            source="timm benchmark.py results (Ross Wightman)",
+            source_ref=ref,
+            gpu="RTX 4090",
+            gpu_count="1",
+            model="resnet50",
+            precision="fp16 AMP",
+            batch="256",
+            image_size="224",
+            measured_images_s="1",
+            stack=stack,
+        )
+        result = predict_throughput(row, "vision_inference", catalog)
+        assert not isinstance(result, str)
+        return result[0]
+
+    nhwc = nchw.replace("nchw", "nhwc")
+    assert images_s(nchw, "pytorch") < images_s(nhwc, "pytorch")
+    assert images_s(nchw, "pytorch-compile") == images_s(nhwc, "pytorch-compile")
 
 
 @needs_shared

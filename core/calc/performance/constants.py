@@ -68,25 +68,35 @@ class ThroughputConstants(Frozen):
     eta_pcie_h2d: Fraction = 0.88
     """Source: stas00/ml-engineering network/README.md nvbandwidth, 8x H200 on PCIe 5.0 x16,
     host->device 55.43 GB/s = 88% of the 63 GB/s per-direction spec."""
+    nchw_transpose_passes: Annotated[float, Field(ge=0, le=20)] = 6.0
+    """DRAM passes x 2 bytes per convolution input/output value per training step that an
+    NCHW run spends transposing to and from the NHWC layout of cuDNN's 16-bit tensor-core
+    convolutions. Source: timm's NCHW/NHWC twins on one RTX 3090 (PyTorch 1.12, AMP, same
+    model, batch and software; huggingface/pytorch-image-models results
+    benchmark-train-amp-{nchw,nhwc}-pt112-cu113-rtx3090.csv): ResNet-50 826.06 vs 1,218.01
+    images/s at batch 512 and VGG16 465.36 vs 546.06 at batch 384 are 0.1995 and 0.1219 s
+    more per NCHW step, 6.70 and 5.25 passes over their 21,776,384 and 22,629,376
+    convolution values per image at 80 % of the 936 GB/s; the mean, 6.0, is kept. Not
+    fitted: on the Lambda/DLE rows (24 of them channels-last) the fit takes it to zero."""
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.5703,
-    eta_tensor_ampere_ada=0.6176,
-    eta_tensor_hopper_blackwell=0.5745,
-    eta_simt_fp32=0.8994,
+    eta_tensor_volta_turing=0.4876,
+    eta_tensor_ampere_ada=0.5106,
+    eta_tensor_hopper_blackwell=0.4629,
+    eta_simt_fp32=0.8148,
     attention_rel=1.0,
     recurrent_rel=1.0,
-    amp_activation_bytes=2.95,
-    elementwise_bytes_per_activation=5.609,
-    elementwise_alu_flops=44.47,
-    gemm_half_width=833.9,
+    amp_activation_bytes=2.0,
+    elementwise_bytes_per_activation=4.921,
+    elementwise_alu_flops=22.32,
+    gemm_half_width=711.2,
     score_bytes=0.1,
-    conv_rel=0.626,
+    conv_rel=0.6702,
     launch_s_per_layer=0.0003,
-    launch_s_per_loop_step=0.004731,
+    launch_s_per_loop_step=0.004772,
     eta_link=0.5468,
-    allreduce_latency_s=0.01785,
+    allreduce_latency_s=0.01754,
     eta_memory=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.4741,

@@ -185,6 +185,8 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         unaligned_matmul_flops=min(unaligned, matmul),
         dilated_conv_flops=min(dilated, matmul - min(unaligned, matmul)),
         conv_flops=min(conv, matmul),
+        conv_io_elements=(arch.conv_io_elements_per_sample or 0.0) * ratio,
+        channels_last=STACKS[workload.stack].channels_last,
         seq_len=seq,
         input_kind=arch.input_kind,
         input_bytes_per_sample=(

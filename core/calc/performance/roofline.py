@@ -351,6 +351,20 @@ def gpu_step_time(
         * act_bytes
         / bw
     )
+    if (
+        c.nchw_transpose_passes > 0
+        and profile.conv_io_elements
+        and not profile.channels_last
+        and mode.tensor_cores
+        and mode.precision in ("fp16", "bf16")
+        and gpu.vendor == "NVIDIA"
+    ):
+        # cuDNN's 16-bit tensor-core convolutions work in NHWC: an NCHW tensor is
+        # transposed before each and back after it, forward and backward (MosaicML
+        # Composer "Channels Last" method card, with NVIDIA's diagram).
+        elementwise_s += (
+            (passes / 3.0) * batch * profile.conv_io_elements * c.nchw_transpose_passes * 2.0 / bw
+        )
     if c.elementwise_alu_flops > 0 and gpu.fp32_tflops:
         # PyTorch's elementwise kernels compute in fp32 whatever the storage type
         # (opmath), so their math (exp, erf, tanh, dropout's Philox RNG) runs on the

@@ -206,3 +206,25 @@ def test_convolution_flops_are_part_of_the_products() -> None:
             elementwise_flops=0,
             conv_flops=2e9,
         )
+
+
+def test_resnet50_convolution_values_follow_he_et_al_table_1() -> None:
+    """Input plus output values of every convolution of ResNet-50 v1.5 at 224 px, counted
+    by hand from He et al. 2015 Table 1 (stride on the 3x3 conv, projection shortcut in
+    each stage's first block)."""
+    total = 3 * 224 * 224 + 64 * 112 * 112  # 7x7 stem
+    cin, h = 64, 56
+    stages = ((64, 256, 3, 1), (128, 512, 4, 2), (256, 1024, 6, 2), (512, 2048, 3, 2))
+    for mid, out, n, stride in stages:
+        for i in range(n):
+            s = stride if i == 0 else 1
+            ho = h // s
+            total += cin * h * h + mid * h * h  # 1x1 reduce
+            total += mid * h * h + mid * ho * ho  # 3x3
+            total += mid * ho * ho + out * ho * ho  # 1x1 expand
+            if i == 0:
+                total += cin * h * h + out * ho * ho  # projection shortcut
+            cin, h = out, ho
+    assert total == 21_776_384
+    arch = find_preset("resnet50-v1.5").architecture
+    assert arch.conv_io_elements_per_sample == total

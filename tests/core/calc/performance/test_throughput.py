@@ -421,3 +421,41 @@ def test_mma_halving_by_board() -> None:
     for (name, precision), halving in cases.items():
         board = gpu(name)
         assert mma_halving(board, compute_mode(board, precision)) == pytest.approx(halving), name
+
+
+def test_nchw_convolutions_pay_their_transposes_at_16_bit_only() -> None:
+    """1e9 convolution input/output values per sample, 6 passes x 2 B each per training
+    step: 12 GB over the A100 SXM4 80GB's 2,039 GB/s at eta_memory 0.5 = 11.77 ms; a third
+    of it in inference (forward only); nothing channels-last, nothing in TF32."""
+    c = UNIT.model_copy(update={"nchw_transpose_passes": 6.0})
+    a100 = gpu("A100 SXM4 80GB")
+    p = profile(conv_io_elements=1e9, batch_per_gpu=1)
+    assert gpu_step_time(p, a100, c).elementwise_s == pytest.approx(12e9 / (2039e9 * 0.5))
+    infer = p.model_copy(update={"pass_factor": 1.0})
+    assert gpu_step_time(infer, a100, c).elementwise_s == pytest.approx(4e9 / (2039e9 * 0.5))
+    nhwc = p.model_copy(update={"channels_last": True})
+    assert gpu_step_time(nhwc, a100, c).elementwise_s == 0.0
+    tf32 = p.model_copy(update={"requested_precision": "fp32"})
+    assert gpu_step_time(tf32, a100, c).elementwise_s == 0.0
+
+
+def test_transpose_passes_are_the_timm_twins_measurement() -> None:
+    """timm benchmark-train-amp-{nchw,nhwc}-pt112-cu113-rtx3090.csv: ResNet-50 826.06 vs
+    1,218.01 images/s (batch 512), VGG16 465.36 vs 546.06 (batch 384). The extra seconds
+    per NCHW step move 2 B per pass over each convolution value at 80 % of 936.2 GB/s."""
+    bw = 0.8 * 936.2e9
+    rn50 = (512 / 826.06 - 512 / 1218.01) * bw / (21_776_384 * 512 * 2)
+    vgg = (384 / 465.36 - 384 / 546.06) * bw / (22_629_376 * 384 * 2)
+    assert rn50 == pytest.approx(6.70, abs=0.01) and vgg == pytest.approx(5.25, abs=0.01)
+    assert FITTED.nchw_transpose_passes == pytest.approx((rn50 + vgg) / 2, abs=0.03)
+
+
+def test_stacks_choose_the_memory_format() -> None:
+    """Eager PyTorch keeps NCHW; the PyTorch 2 stacks run convnets channels-last."""
+    preset = find_preset("resnet50-v1.5")
+    layouts = {
+        stack: profile_from_workload(make_workload(preset, stack=stack)).channels_last
+        for stack in ("pytorch-eager", "pytorch", "pytorch-compile")
+    }
+    assert layouts == {"pytorch-eager": False, "pytorch": True, "pytorch-compile": True}
+    assert profile_from_workload(make_workload(preset)).conv_io_elements == 21_776_384
