@@ -39,21 +39,12 @@ from torch.utils.flop_counter import FlopCounterMode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repo
 from tools.derive import count_saved_activations
+from tools.derive.count_conv_io import TIMM  # the same timm networks
 
 aten = torch.ops.aten
 
 HAND_WRITTEN = ("resnet50-v1.5", "vgg16", "ssd300-rn50", "tacotron2", "waveglow")
 """Preset ids whose modules and inputs are ``count_saved_activations.JOBS``."""
-TIMM = {
-    "resnet101": "resnet101",
-    "efficientnet-b0": "efficientnet_b0",
-    "convnext-base": "convnext_base",
-    "swin-b": "swin_base_patch4_window7_224",
-    "vit-b16": "vit_base_patch16_224",
-    "deit-b16": "deit_base_patch16_224",
-    "vit-l16": "vit_large_patch16_224",
-}
-"""Preset id -> timm model name (all at 224 px)."""
 
 
 def flops(
