@@ -125,8 +125,8 @@ def stack_of(row: Row) -> Stack:
 
 
 def memory_format_of(row: Row) -> str | None:
-    """ "nhwc" or "nchw" where a row's source names the layout it ran (timm's result files
-    are named ``…-nchw-…`` and ``…-nhwc-…``), else ``None`` (the stack's default)."""
+    """The memory layout a row's source names, ``"nhwc"`` or ``"nchw"`` (timm's result
+    files are named ``…-nchw-…`` and ``…-nhwc-…``), else ``None`` (the stack's default)."""
     text = " ".join((row.get("source_ref"), row.get("notes"))).lower()
     if "nhwc" in text or "channels_last" in text or "channels-last" in text:
         return "nhwc"
