@@ -142,6 +142,12 @@ def add_serving_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--offload-gb", type=number(0, 100_000), help="weights kept in host RAM, GiB (0)"
     )
+    group.add_argument(
+        "--flash-attention",
+        choices=("on", "off"),
+        help="llama.cpp's fused attention (default on, as llama.cpp's -fa auto since "
+        "August 2025); off: -fa off and older builds",
+    )
 
 
 def serving_from(args: argparse.Namespace, context: int | None = None) -> Serving:
@@ -155,6 +161,9 @@ def serving_from(args: argparse.Namespace, context: int | None = None) -> Servin
         "streams": args.streams,
         "split": args.split,
         "offload_gib": args.offload_gb,
+        "flash_attention": {"on": True, "off": False}.get(
+            getattr(args, "flash_attention", None) or ""
+        ),
     }
     serving = Serving(**{k: v for k, v in fields.items() if v is not None})
     if context is not None:  # the whole context: the prompt is what the output leaves

@@ -94,7 +94,6 @@ class OpMix(Frozen):
     """Part of ``matmul_conv_flops`` in convolutions (1-D, 2-D, transposed; dilated ones
     included), counted by ``tools/derive/count_conv_flops.py``; the rest are linear layers.
     0 where not counted: the model then treats every product as a plain GEMM."""
-
     @model_validator(mode="after")
     def _parts_within_total(self) -> OpMix:
         if self.conv_flops > self.matmul_conv_flops * (1 + 1e-9):
@@ -287,6 +286,11 @@ class Serving(Frozen):
     splits every layer across the cards (speed). Never one copy per GPU."""
     offload_gib: Annotated[float, Field(ge=0, le=100_000)] = 0.0
     """Weights kept in host RAM (layers or MoE experts), computed by the CPU."""
+    flash_attention: bool = True
+    """Fused (flash) attention kernels. llama.cpp runs them by default since August 2025
+    (pull request #15434, ``-fa auto``); ``False`` models ``-fa off`` and older builds,
+    whose attention writes the score matrix out and re-reads the cache per query head.
+    The other engines always fuse attention."""
 
     @property
     def context(self) -> int:

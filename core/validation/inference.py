@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -77,6 +78,8 @@ class InferenceRow:
     metric: str
     measured: float
     basis: str
+    notes: str = ""
+    """The row's table section and notes (the flags it ran with)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
                     metric=raw["metric"],
                     measured=float(raw["measured_tokens_s"]),
                     basis=raw["measured_basis"],
+                    notes=f"{raw.get('table_section') or ''}; {raw.get('notes') or ''}",
                 )
             )
         except (TypeError, ValueError) as error:
@@ -124,6 +128,27 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
 
 def load_inference_rows(path: Path) -> list[InferenceRow]:
     return read_inference_rows(read_limited(path, MAX_BYTES).decode("utf-8", "replace"))
+
+
+_FA_ON = re.compile(r"(?<!no )(?:-fa|--flash-attn)\s*(?:1|on)\b|flash attention on", re.I)
+_FA_OFF = re.compile(r"(?:-fa|--flash-attn)\s*(?:0|off)\b|no -fa\b|flash attention off", re.I)
+_FA_DEFAULT_PR = 15434
+"""llama.cpp pull request #15434 (merged August 2025) made flash attention the default
+(``-fa auto``); builds before it ran without unless ``-fa 1`` was given."""
+
+
+def ran_flash_attention(row: InferenceRow) -> bool:
+    """Whether a llama.cpp row ran fused (flash) attention: its flags say so, or it was
+    measured on a pull request after the default changed. The other engines always fuse."""
+    if ENGINES.get(row.engine) != "llama.cpp":
+        return True
+    text = f"{row.source}; {row.notes}"
+    if _FA_OFF.search(text):
+        return False
+    if _FA_ON.search(text):
+        return True
+    pr = re.search(r"pull request #(\d+)", row.source)
+    return pr is not None and int(pr.group(1)) >= _FA_DEFAULT_PR
 
 
 def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
@@ -156,6 +181,7 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
         gen_len=max(row.gen, 1),
         streams=max(row.batch, 1),
         split="tensor" if row.split == "tensor" else "layer",
+        flash_attention=ran_flash_attention(row),
     )
     workload = make_workload(preset, task="inference").model_copy(update={"serving": serving})
     return Resolved(row, gpu, workload, serving)

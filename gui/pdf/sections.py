@@ -133,6 +133,12 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
                 ("Streams", f"{s.streams}"),
                 ("Split over GPUs", s.split),
                 ("Offloaded to host RAM", f"{s.offload_gib:g} GiB" if s.offload_gib else "none"),
+                (
+                    "Flash attention",
+                    ("on" if s.flash_attention else "off")
+                    if s.engine == "llama.cpp"
+                    else "always (fused kernels)",
+                ),
             ]
         )
     target = "none"

@@ -178,6 +178,14 @@ class WorkloadEditorPanel(QWidget):
         self.offload_gib.setSuffix(" GiB")
         self.offload_gib.setKeyboardTracking(False)
         self.offload_gib.setToolTip(plain.tip("Weights kept in host RAM (computed by the CPU)"))
+        self.flash_attention = QCheckBox("Flash attention")
+        self.flash_attention.setToolTip(
+            plain.tip(
+                "llama.cpp's fused attention (-fa; on by default since August 2025). Off: the "
+                "prompt's score matrix goes through memory and generation re-reads the KV "
+                "cache, slower at long context. The other engines always fuse attention."
+            )
+        )
         self._layout()
         self._connect()
         view_model.session_changed.connect(self._on_session_changed)
@@ -246,6 +254,7 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.streams)
         pair.addWidget(self.offload_gib)
         serve.addRow("Streams / offload", pair)
+        serve.addRow("", self.flash_attention)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -303,6 +312,7 @@ class WorkloadEditorPanel(QWidget):
         ):
             spin.valueChanged.connect(lambda v, field=field: self._edit_serving(field, v))
         self.offload_gib.valueChanged.connect(lambda v: self._edit_serving("offload_gib", v))
+        self.flash_attention.toggled.connect(lambda on: self._edit_serving("flash_attention", on))
 
     # -- model -> widgets -------------------------------------------------------------
 
@@ -419,14 +429,19 @@ class WorkloadEditorPanel(QWidget):
             (self.gen_len, s.gen_len),
             (self.streams, s.streams),
             (self.offload_gib, s.offload_gib),
+            (self.flash_attention, s.flash_attention),
         ]
         for widget, value in values:
             blocked = widget.blockSignals(True)
             if isinstance(widget, QComboBox):
                 widget.setCurrentText(value)
+            elif isinstance(widget, QCheckBox):
+                widget.setChecked(value)
             else:
                 widget.setValue(value)
             widget.blockSignals(blocked)
+        # only llama.cpp has a choice: the other engines always fuse attention
+        self.flash_attention.setEnabled(s.engine == "llama.cpp")
 
     def _edit_serving(self, field: str, value: Any) -> None:
         w = self._workload()

@@ -64,3 +64,23 @@ def test_more_streams_than_fit_fails_and_undo_restores(window: MainWindow) -> No
     window.undo_action.trigger()
     assert window.session_view_model.workload.serving_settings.streams != 256
     assert card(window, "vram") == "Yes"
+
+
+def test_flash_attention_box_follows_the_engine_and_undoes(window: MainWindow) -> None:
+    """On by default (llama.cpp's -fa auto); turning it off at an 8,192-token prompt
+    slows generation (the cache is re-read per query head) and is one undo step; the
+    box is off for vLLM, which always fuses attention."""
+    _serve_llama_8b(window)
+    editor = window.workload_editor
+    editor.prompt_len.setValue(8192)
+    assert editor.flash_attention.isEnabled() and editor.flash_attention.isChecked()
+    fast = float(card(window, "throughput").split()[0].replace(",", ""))
+    editor.flash_attention.click()
+    assert window.session_view_model.workload.serving_settings.flash_attention is False
+    slow = float(card(window, "throughput").split()[0].replace(",", ""))
+    assert slow < fast
+    window.undo_action.trigger()
+    assert window.session_view_model.workload.serving_settings.flash_attention is True
+    assert editor.flash_attention.isChecked()
+    _choose(editor.engine, editor.engine.findText("vllm"))
+    assert not editor.flash_attention.isEnabled()

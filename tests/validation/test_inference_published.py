@@ -118,3 +118,41 @@ def test_rows_of_an_older_llama_cpp_build_use_that_builds_constants() -> None:
     assert FITTED.engines["vllm"] == swapped.engines["vllm"]
     # same GPU, model and prompt: only the build differs, and the older one is slower
     assert predict(old) < predict(new)
+
+
+@pytest.mark.parametrize(
+    ("source", "notes", "engine", "expected"),
+    [
+        (
+            "llm-tracker.info wiki, page 'RTX PRO 6000'",
+            "llama-bench -fa 1; build 5xxx",
+            "llama.cpp",
+            True,
+        ),
+        ("llm-tracker.info wiki, page 'H100'", "llama-bench (no -fa)", "llama.cpp", False),
+        (
+            "llama.cpp GitHub pull request #19378 'tensor parallelism'",
+            "4x RTX 4090",
+            "llama.cpp",
+            True,
+        ),
+        ("llama.cpp GitHub pull request #19378 'tensor parallelism'", "-fa 0", "llama.cpp", False),
+        ("llama.cpp GitHub pull request #4766", "", "llama.cpp", False),
+        ("XiongjieDai GPU-Benchmarks-on-LLM-Inference (May 2024)", "", "llama.cpp", False),
+        ("vLLM blog", "", "vLLM", True),
+    ],
+)
+def test_flash_attention_follows_each_rows_flags(
+    source: str, notes: str, engine: str, expected: bool
+) -> None:
+    """A llama.cpp row ran flash attention when its flags say ``-fa 1``, or when it was
+    measured on a pull request after #15434 (August 2025) made it the default; the other
+    engines always fuse attention."""
+    from core.validation.inference import ran_flash_attention
+
+    row = _pp_row(source, engine=engine)
+    row = InferenceRow(**{**row.__dict__, "notes": notes})
+    assert ran_flash_attention(row) is expected
+    resolved = resolve(row, load_catalog())
+    assert not isinstance(resolved, str)
+    assert resolved.serving.flash_attention is expected

@@ -65,6 +65,7 @@ BOUNDS = {
     "hop_s": (1e-6, 0.01),
     "attention_matrix_passes": (0.01, 10.0),
     "dequant_ops_per_weight": (0.01, 40.0),
+    "kv_reread_share": (0.01, 1.0),
 }
 
 
@@ -198,8 +199,46 @@ the model cannot see (no rated boost clock, so no SM count), and its constants w
 absorb that card's quirk (docs/inference-model.md)."""
 
 
+def context_pairs(items: Sequence[Resolved]) -> list[tuple[Resolved, Resolved]]:
+    """llama.cpp single-stream generation rows measured at two lengths on the same GPU,
+    model, format and source (llama-bench tg512 and tg4096): (shortest, longest)."""
+    groups: dict[tuple[object, ...], list[Resolved]] = {}
+    for item in items:
+        row = item.row
+        if row.metric == "tg" and row.batch <= 1 and item.serving.engine == "llama.cpp":
+            key = (row.source, row.gpu_model, row.gpu_count, row.model, row.weights, row.split)
+            groups.setdefault((*key, row.prompt, item.serving.flash_attention), []).append(item)
+    pairs = []
+    for group in groups.values():
+        group.sort(key=lambda i: i.row.gen)
+        if group[0].row.gen != group[-1].row.gen:
+            pairs.append((group[0], group[-1]))
+    return pairs
+
+
+def fit_kv_reread(items: Sequence[Resolved], constants: InferenceConstants) -> InferenceConstants:
+    """``kv_reread_share`` from how much generation slows as the context grows: the ratio
+    of each pair's long- to short-context speed, whose per-GPU constants cancel (least
+    squares in log ratio over a grid of 0.01 steps)."""
+    pairs = context_pairs(items)
+    if not pairs:
+        return constants
+
+    def cost(share: float) -> float:
+        c = with_engine(constants, "llama.cpp", {"kv_reread_share": share})
+        total = 0.0
+        for short, long in pairs:
+            predicted = predict(long, c) / predict(short, c)
+            total += math.log(predicted / (long.row.measured / short.row.measured)) ** 2
+        return total
+
+    best = min((k / 100.0 for k in range(101)), key=cost)
+    return with_engine(constants, "llama.cpp", {"kv_reread_share": best})
+
+
 def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
-    constants = fit_engine(items, "llama.cpp", FITTED, steps, fit_clock=True)
+    constants = fit_kv_reread(items, FITTED)
+    constants = fit_engine(items, "llama.cpp", constants, steps, fit_clock=True)
     shared = constants.engines["llama.cpp"]
     for engine, fields in FITTED_FIELDS.items():
         # How much of the DRAM bandwidth a GPU's weight-streaming kernels reach is the
@@ -214,7 +253,8 @@ def fit(items: Sequence[Resolved], steps: int) -> InferenceConstants:
             # an older build of the same kernels: their attention and dequantising
             # traffic stay the current build's
             common |= {
-                f: getattr(shared, f) for f in ("attention_matrix_passes", "dequant_ops_per_weight")
+                f: getattr(shared, f)
+                for f in ("attention_matrix_passes", "dequant_ops_per_weight", "kv_reread_share")
             }
         constants = with_engine(constants, engine, common)
         constants = fit_engine(items, engine, constants, steps // 2, fields=fields)
@@ -229,6 +269,32 @@ def errors(items: Sequence[Resolved], constants: InferenceConstants) -> dict[str
     return {m: statistics.median(v) for m, v in out.items()}
 
 
+def pair_errors(pairs: Sequence[tuple[Resolved, Resolved]], c: InferenceConstants) -> list[float]:
+    """Percent error of each pair's predicted slowdown (long / short context speed)."""
+    return [
+        abs(predict(b, c) / predict(a, c) / (b.row.measured / a.row.measured) - 1.0) * 100.0
+        for a, b in pairs
+    ]
+
+
+def report_context_pairs(items: Sequence[Resolved], constants: InferenceConstants) -> None:
+    """The context slowdown: in sample, without the re-read term, and leaving one GPU out."""
+    pairs = context_pairs(items)
+    share = constants.engines["llama.cpp"].kv_reread_share
+    without = with_engine(constants, "llama.cpp", {"kv_reread_share": 0.0})
+    print(
+        f"context slowdown, {len(pairs)} pairs: kv_reread_share {share:.2f}, median error "
+        f"{statistics.median(pair_errors(pairs, constants)):.2f} % "
+        f"(without the term {statistics.median(pair_errors(pairs, without)):.2f} %)"
+    )
+    held = []
+    for gpu in sorted({a.gpu.id for a, _ in pairs}):
+        train = [i for p in pairs if p[0].gpu.id != gpu for i in p]
+        refit = fit_kv_reread(train, constants)
+        held += pair_errors([p for p in pairs if p[0].gpu.id == gpu], refit)
+    print(f"  leaving one GPU out: median error {statistics.median(held):.2f} %")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     steps = 150 if quick else 600
@@ -239,8 +305,9 @@ def main() -> None:
     constants = fit(resolved, steps)
     print("fitted:  ", errors(resolved, constants))
     for engine, c in constants.engines.items():
-        print(engine, {f: round(getattr(c, f), 7) for f in ENGINE_FIELDS})
+        print(engine, {f: round(getattr(c, f), 7) for f in (*ENGINE_FIELDS, "kv_reread_share")})
     print("clock_exponent", round(constants.clock_exponent, 3))
+    report_context_pairs(resolved, constants)
     if quick:
         return
     gpus = sorted({r.gpu.id for r in resolved if r.serving.engine == "llama.cpp"})

@@ -3,7 +3,8 @@
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python -m tools.screenshots.shoot OUT
 
 writes OUT/build-1920x1080.png, OUT/build-1280x720.png, OUT/compare-….png,
-OUT/suggest-….png and OUT/prices-….png of the window on the bundled default build (the
+OUT/suggest-….png, OUT/prices-….png, OUT/parts-….png and OUT/serving-….png (the 70B
+on two RTX 4090s example) of the window on the bundled default build (the
 comparison example for Compare). Settings and prices are read from a temporary HOME so
 the user's own never show.
 """
@@ -66,6 +67,11 @@ def main(out: Path) -> None:
         window.results.tabs.setCurrentWidget(window.parts_panel)
         settle(app)
         window.grab().save(str(out / f"parts-{suffix}.png"))
+        serving = resources.files("resources.examples").joinpath("llama-70b-two-4090s.json")
+        window.file_actions.open_path(Path(str(serving)), ask=False)
+        window.results.tabs.setCurrentIndex(0)
+        settle(app)
+        window.grab().save(str(out / f"serving-{suffix}.png"))
         window.document.new_document(window.document.session)
         window.close()
     print(f"screenshots in {out}")

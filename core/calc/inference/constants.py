@@ -50,6 +50,13 @@ class EngineConstants:
     attention_matrix_passes: float = 0.0
     """Without fused (flash) attention the prompt's P × P score matrix of every head is
     written and read this many times in fp32; 0 for engines that fuse it."""
+    kv_reread_share: float = 0.0
+    """Without flash attention a decode step computes every query head's scores and
+    weighted values with its own matrix-vector products over the cache (ggml's
+    ``mul_mat`` broadcasts a KV head to the query heads that share it), so grouped-query
+    attention reads each KV head once per query head: the share of those repeated reads
+    that reach DRAM (the rest hit the L2 cache). 0 for fused attention kernels, which
+    read the cache once."""
     basis: str = ""
     """What the engine's constants were fitted on, in a user's words (shown with its
     estimates)."""
@@ -95,6 +102,7 @@ _LLAMA_CPP = EngineConstants(
     ubatch=512,
     attention_matrix_passes=7.21,
     dequant_ops_per_weight=0.050,
+    kv_reread_share=0.67,
     basis=(
         "fitted on 232 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai, May 2024 build) and "
         "other published llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"

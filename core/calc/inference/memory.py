@@ -33,10 +33,11 @@ def engine_gib(shape: LlmShape, serving: Serving, c: EngineConstants, gpu_count:
     fused attention the fp32 scores of the micro-batch against the whole context, every
     head at once (llama.cpp without flash attention: 512 tokens × 8,192 × 32 heads × 4 B
     = 512 MiB of the 560 MiB compute buffer it logs for Llama 3 8B; 1,024 of 1,216 MiB
-    for 70B; llm_engine_overheads.csv). A tensor split divides the heads."""
+    for 70B; llm_engine_overheads.csv). A tensor split divides the heads. Flash attention
+    keeps the scores on chip: none of that buffer."""
     tokens = min(c.ubatch, serving.prompt_len)
     buffers = tokens * 16.0 * shape.hidden + serving.streams * 4.0 * shape.vocab
-    if c.attention_matrix_passes > 0:
+    if c.attention_matrix_passes > 0 and not serving.flash_attention:
         heads = shape.heads / (gpu_count if serving.split == "tensor" else 1)
         buffers += tokens * serving.context * heads * 4.0
     return c.context_gib + c.graphs_gib + buffers / GIB

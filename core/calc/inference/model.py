@@ -118,6 +118,13 @@ class LlmShape:
             held += self.sliding_layers * min(context, float(self.window or context))
         return per * held
 
+    def query_heads_per_kv_head(self) -> float:
+        """Query heads sharing one KV head (1 without grouped-query attention; 1 for
+        latent attention, whose cache is one shared latent per token)."""
+        if self.kv_lora_rank is not None or self.kv_heads <= 0:
+            return 1.0
+        return max(1.0, self.heads / self.kv_heads)
+
     def kv_read_bytes(self, context: float, kv: KvFormat) -> float:
         """KV bytes one decode step reads at ``context`` (all of the cache it attends to)."""
         return self.kv_bytes(context, kv)

@@ -177,6 +177,9 @@ class _Model:
         weights = s.read_bytes_per_token(self.serving.weights)
         on_gpu = weights * (1.0 - self.offload_share)
         kv = streams * s.kv_read_bytes(context, self.serving.kv_cache)
+        if not self.serving.flash_attention:
+            # unfused attention re-reads each KV head for the query heads sharing it
+            kv *= 1.0 + (s.query_heads_per_kv_head() - 1.0) * c.kv_reread_share
         ways = self.count if self.tensor else 1
         t_weights = on_gpu / (self.bw * ways)
         t_kv = kv / (self.bw * ways)
@@ -227,7 +230,8 @@ class _Model:
         reads = batches * weights * (1.0 - self.offload_share) / self.bw
         copies = batches * weights * self.offload_share / self.pcie
         overhead = batches * s.layers * c.layer_overhead_s
-        scores = c.attention_matrix_passes * 4.0 * s.attention_matrix_elements(prompt) / self.bw
+        passes = 0.0 if serving.flash_attention else c.attention_matrix_passes
+        scores = passes * 4.0 * s.attention_matrix_elements(prompt) / self.bw
         work = compute + reads + overhead + scores
         if self.tensor:
             per_layer = 2.0 * self._allreduce(prompt * s.hidden * 2.0 / batches)

@@ -124,3 +124,32 @@ def test_power_limit_what_if(capsys: pytest.CaptureFixture[str]) -> None:
     assert at_200["decode_power_w"] == pytest.approx(200.0)
     assert at_200["power_limit_w"] == 200.0
     assert "llama.cpp" in free["engine_basis"]
+
+
+def test_flash_attention_off_is_slower_at_long_context(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--flash-attention off`` (llama.cpp -fa off) writes the prompt's score matrix
+    through memory and re-reads the KV cache per query head: at an 8,192-token prompt
+    both the prompt and the generation are slower than with the default (on), and the
+    file-free default reads as on."""
+    base = [
+        "predict",
+        "--task",
+        "inference",
+        "--gpu",
+        "RTX 4090",
+        "--workload",
+        "llama-3-8b",
+        "--weights",
+        "f16",
+        "--prompt-len",
+        "8192",
+        "--gen-len",
+        "128",
+        "--json",
+    ]
+    _, default = _json(capsys, base)
+    _, on = _json(capsys, [*base, "--flash-attention", "on"])
+    _, off = _json(capsys, [*base, "--flash-attention", "off"])
+    assert default["prefill_tokens_s"] == on["prefill_tokens_s"]
+    assert off["prefill_tokens_s"] < 0.8 * on["prefill_tokens_s"]
+    assert off["decode_tokens_s_per_stream"] < on["decode_tokens_s_per_stream"]

@@ -140,9 +140,44 @@ def test_llama_cpp_compute_buffer_matches_its_log(preset: str, logged_mib: float
 
     shape = LlmShape.of(find_preset(preset).architecture)
     c = FITTED.engines["llama.cpp"]
-    serving = Serving(engine="llama.cpp", prompt_len=8191, gen_len=1)
+    serving = Serving(engine="llama.cpp", prompt_len=8191, gen_len=1, flash_attention=False)
     buffers_mib = (engine_gib(shape, serving, c) - c.context_gib) * 1024
     assert buffers_mib == pytest.approx(logged_mib, rel=0.12)
+
+
+def test_flash_attention_keeps_the_scores_out_of_the_compute_buffer() -> None:
+    """With flash attention the 512 x 8,192 x 32-head fp32 score matrix (512 MiB) is never
+    materialised: Llama 3 8B's buffer is its micro-batch activations, 512 x 16 B x 4,096
+    = 32 MiB, plus one token's fp32 logits, 4 B x 128,256 = 0.49 MiB."""
+    from core.calc.inference.constants import FITTED
+    from core.calc.inference.memory import engine_gib
+
+    shape = LlmShape.of(find_preset("llama-3-8b").architecture)
+    c = FITTED.engines["llama.cpp"]
+    serving = Serving(engine="llama.cpp", prompt_len=8191, gen_len=1)
+    assert serving.flash_attention
+    buffers_mib = (engine_gib(shape, serving, c) - c.context_gib) * 1024
+    assert buffers_mib == pytest.approx(32.0 + 4 * 128_256 / 2**20, rel=1e-6)
+
+
+def test_unfused_attention_rereads_the_cache_for_each_query_head_group() -> None:
+    """llama.cpp without flash attention: each of Llama 3 8B's 32 query heads reads the KV
+    head it shares with 3 others, so a decode step reads the cache 1 + 3 x share times
+    (share = kv_reread_share, the repeated reads that miss L2); Llama 2 7B has one KV
+    head per query head (no grouped-query attention), so it reads it once either way."""
+    from core.calc.inference.constants import FITTED
+
+    share = FITTED.engines["llama.cpp"].kv_reread_share
+    assert 0.0 < share <= 1.0
+    gpu = load_catalog().gpu("rtx-4090")
+    for preset, groups in (("llama-3-8b", 4), ("llama-2-7b", 1)):
+        w = make_workload(find_preset(preset), task="inference")
+        kv = {}
+        for fa in (True, False):
+            serving = Serving(prompt_len=8000, gen_len=2, flash_attention=fa)
+            speed = inference_speed(w, serving, gpu, 1)
+            kv[fa] = speed.step_ms["kv_cache"]
+        assert kv[False] / kv[True] == pytest.approx(1 + (groups - 1) * share, rel=1e-6)
 
 
 def test_vllm_generation_on_nvidia_and_on_intel_use_their_own_constants() -> None:
