@@ -103,6 +103,8 @@ class WorkProfile(Frozen):
     """Part of ``matmul_flops`` in dilated convolutions (no tensor-core kernel)."""
     conv_flops: NonNeg = 0.0
     """Part of ``matmul_flops`` in convolutions (implicit GEMM in cuDNN)."""
+    depthwise_conv_flops: NonNeg = 0.0
+    """Part of ``conv_flops`` in depthwise convolutions (CUDA cores, no tensor-core MMA)."""
     seq_len: Annotated[int, Field(ge=1)] | None = None
     input_kind: Literal["image", "text", "audio"] = "image"
     input_bytes_per_sample: NonNeg = 0.0

@@ -94,10 +94,18 @@ class OpMix(Frozen):
     """Part of ``matmul_conv_flops`` in convolutions (1-D, 2-D, transposed; dilated ones
     included), counted by ``tools/derive/count_conv_flops.py``; the rest are linear layers.
     0 where not counted: the model then treats every product as a plain GEMM."""
+    depthwise_conv_flops: Flops = 0.0
+    """Part of ``conv_flops`` in depthwise convolutions (one input channel per output
+    channel: EfficientNet's MBConv, ConvNeXt's 7 x 7), counted by
+    ``tools/derive/count_conv_flops.py``. With no reduction dimension there is no
+    tensor-core MMA to run them on: they run on the CUDA cores."""
+
     @model_validator(mode="after")
     def _parts_within_total(self) -> OpMix:
         if self.conv_flops > self.matmul_conv_flops * (1 + 1e-9):
             raise ValueError("conv_flops is part of matmul_conv_flops and cannot exceed it")
+        if self.depthwise_conv_flops > self.conv_flops * (1 + 1e-9):
+            raise ValueError("depthwise_conv_flops is part of conv_flops and cannot exceed it")
         return self
 
     @property

@@ -19,9 +19,15 @@ counted with: 2 FLOPs per multiply-add) and the FLOPs it books on ``aten.convolu
 (1-D, 2-D and transposed) are read back. Per-sample figures are batch 3 minus batch 2.
 Dilated convolutions are included (``dilated_conv_flops`` is a part of them).
 
-Prints one JSON object: preset id -> {"conv_flops", "all_flops"} (the second is
-every FLOP the counter books, a check against the preset's op mix),
-plus the versions.
+Depthwise convolutions (``groups`` equal to the input channels, more than one) are also
+counted apart (``depthwise_conv_flops``, a part of ``conv_flops``): one input channel per
+output leaves no reduction dimension for a tensor-core MMA, so they run on the CUDA cores.
+A ``TorchDispatchMode`` beside the counter books 2 × output elements × (input channels per
+group × kernel height × width) for each, the counter's own formula for a convolution.
+
+Prints one JSON object: preset id -> {"conv_flops", "depthwise_conv_flops", "all_flops"}
+(the last is every FLOP the counter books, a check against the preset's op mix), plus the
+versions.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from typing import Any
 import timm
 import torch
 from torch import nn
+from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repo
@@ -47,25 +54,48 @@ HAND_WRITTEN = ("resnet50-v1.5", "vgg16", "ssd300-rn50", "tacotron2", "waveglow"
 """Preset ids whose modules and inputs are ``count_saved_activations.JOBS``."""
 
 
+class DepthwiseCounter(TorchDispatchMode):
+    """FLOPs of the depthwise convolutions dispatched while active."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flops = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        out = func(*args, **(kwargs or {}))
+        if func in (aten.convolution.default, aten._convolution.default):
+            x, weight, groups, transposed = args[0], args[1], args[8], args[6]
+            if not transposed and groups > 1 and groups == x.shape[1]:
+                per_output = weight.shape[1] * int(torch.tensor(weight.shape[2:]).prod())
+                self.flops += 2 * out.numel() * per_output
+        return out
+
+
 def flops(
     model: nn.Module, inputs: Callable[[int], tuple[Any, ...]], batch: int
-) -> tuple[int, int]:
-    """(convolution FLOPs, all FLOPs) of one eval-mode forward at ``batch``."""
+) -> tuple[int, int, int]:
+    """(convolution FLOPs, depthwise convolution FLOPs, all FLOPs) of one eval-mode forward
+    at ``batch``."""
     counter = FlopCounterMode(display=False)
     torch.manual_seed(0)
     args = inputs(batch)
-    with torch.no_grad(), counter:
+    depthwise = DepthwiseCounter()
+    with torch.no_grad(), counter, depthwise:
         model(*args)
     counts = counter.get_flop_counts()["Global"]
     conv = sum(v for k, v in counts.items() if k in (aten.convolution, aten._convolution))
-    return int(conv), int(sum(counts.values()))
+    return int(conv), depthwise.flops, int(sum(counts.values()))
 
 
 def per_sample(model: nn.Module, inputs: Callable[[int], tuple[Any, ...]]) -> dict[str, int]:
     model = model.eval()
-    conv3, all3 = flops(model, inputs, 3)
-    conv2, all2 = flops(model, inputs, 2)
-    return {"conv_flops": conv3 - conv2, "all_flops": all3 - all2}
+    conv3, dw3, all3 = flops(model, inputs, 3)
+    conv2, dw2, all2 = flops(model, inputs, 2)
+    return {
+        "conv_flops": conv3 - conv2,
+        "depthwise_conv_flops": dw3 - dw2,
+        "all_flops": all3 - all2,
+    }
 
 
 def main(ids: list[str]) -> None:

@@ -46,6 +46,11 @@ class ThroughputConstants(Frozen):
     """Tensor-core convolutions relative to large GEMMs (fitted): cuDNN's implicit-GEMM
     kernels gather their operand tiles from the image (im2col on the fly) and run
     few-channel layers, so they reach a lower fraction of the tensor peak."""
+    eta_depthwise: Fraction = 1.0
+    """Depthwise convolutions' share of the FP32 CUDA-core peak (fitted): with one input
+    channel per output there is no reduction for a tensor-core MMA, and their kernels
+    (cuDNN's and PyTorch's ``conv_depthwise2d``, the weight gradient a reduction over the
+    whole batch and image per channel) run far below the lanes' rate."""
     score_bytes: Annotated[float, Field(ge=0, le=500)] = 0.0
     """DRAM bytes per attention score element per training step (fitted): the unfused
     scale/mask/softmax/dropout chain and its backward over the s x s x heads scores."""
@@ -93,6 +98,7 @@ FITTED = ThroughputConstants(
     gemm_half_width=711.2,
     score_bytes=0.1,
     conv_rel=0.6702,
+    eta_depthwise=0.07,
     launch_s_per_layer=0.0003,
     launch_s_per_loop_step=0.004772,
     eta_link=0.5468,

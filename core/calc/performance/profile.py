@@ -94,10 +94,10 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         matmul, attention = mix.matmul_conv_flops, mix.attention_flops
         recurrent, elementwise = mix.recurrent_flops, mix.elementwise_flops
         unaligned, dilated = mix.unaligned_matmul_flops, mix.dilated_conv_flops
-        conv = mix.conv_flops
+        conv, depthwise = mix.conv_flops, mix.depthwise_conv_flops
     else:
         matmul = arch.forward_flops_per_sample or 2.0 * (arch.params_active or arch.params_total)
-        attention = recurrent = elementwise = unaligned = dilated = conv = 0.0
+        attention = recurrent = elementwise = unaligned = dilated = conv = depthwise = 0.0
     activations = arch.activation_elements_per_sample or 0.0
     items = arch.unit_items_per_sample
     default_seq = arch.default_seq_len
@@ -115,7 +115,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     elif seq is not None and default_seq and seq != default_seq:
         ratio = seq / default_seq
     if ratio != 1.0:
-        matmul, recurrent, elementwise, activations, unaligned, dilated, conv = (
+        matmul, recurrent, elementwise, activations, unaligned, dilated, conv, depthwise = (
             matmul * ratio,
             recurrent * ratio,
             elementwise * ratio,
@@ -123,6 +123,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
             unaligned * ratio,
             dilated * ratio,
             conv * ratio,
+            depthwise * ratio,
         )
         attention *= ratio * ratio
         if not resolution and (arch.throughput_unit == "tokens/s" or items == default_seq):
@@ -185,6 +186,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         unaligned_matmul_flops=min(unaligned, matmul),
         dilated_conv_flops=min(dilated, matmul - min(unaligned, matmul)),
         conv_flops=min(conv, matmul),
+        depthwise_conv_flops=min(depthwise, conv, matmul),
         conv_io_elements=(arch.conv_io_elements_per_sample or 0.0) * ratio,
         channels_last=STACKS[workload.stack].channels_last,
         seq_len=seq,

@@ -313,13 +313,23 @@ def gpu_step_time(
     # lower share of the tensor peak than linear layers (``conv_rel``); the dilated ones
     # already left for the CUDA cores above. FP32 CUDA-core convolutions keep the plain
     # efficiency (cuDNN's Winograd kernels even do fewer multiplies than counted).
-    conv = min(max(profile.conv_flops - dilated, 0.0), plain) if mode.tensor_cores else 0.0
+    # Depthwise convolutions leave the tensor path for the FP32 CUDA cores at any
+    # precision: one input channel per output has no reduction dimension for an MMA.
+    depthwise = 0.0
+    if profile.depthwise_conv_flops and gpu.fp32_tflops:
+        depthwise = min(profile.depthwise_conv_flops, plain)
+        plain -= depthwise
+    conv = min(max(profile.conv_flops - dilated - depthwise, 0.0), plain)
+    conv = conv if mode.tensor_cores else 0.0
     matmul_s = passes * batch * (plain - conv) / (peak * issue_limited(eta * shape, halving))
     if conv:
         conv_eta = issue_limited(eta * shape * c.conv_rel, halving)
         matmul_s += passes * batch * conv / (peak * conv_eta)
     if simt and unaligned:
         matmul_s += passes * batch * unaligned / (simt * clock_factor * c.eta_simt_fp32)
+    if depthwise and gpu.fp32_tflops:
+        lanes = gpu.fp32_tflops * 1e12 * clock_factor * c.eta_depthwise
+        matmul_s += passes * batch * depthwise / lanes
     if dilated and dilated_simt:
         simt_eta = min(1.0, c.eta_simt_fp32 * stack.tensor_factor)
         matmul_s += passes * batch * dilated / (dilated_simt * clock_factor * simt_eta * shape)

@@ -76,27 +76,27 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch": StackPhysics(
-        elementwise_factor=0.755,
-        tensor_factor=1.493,
+        elementwise_factor=0.668,
+        tensor_factor=1.447,
         flash_attention=True,
         host_factor=0.6,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
             "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
-            "3090/4090, torchtitan on A100): median error 16 %, estimates are rough"
+            "3090/4090, torchtitan on A100): median error 13 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.47,
-        tensor_factor=1.422,
+        elementwise_factor=0.445,
+        tensor_factor=1.6,
         flash_attention=True,
         host_factor=0.15,
         fused_optimizer=True,
         logit_bytes=16.0,
         basis=(
             "fitted on 24 published torch.compile rows (timm inference on RTX 4090): "
-            "median error 9 %"
+            "median error 7 %"
         ),
     ),
     "transformer-engine": StackPhysics(

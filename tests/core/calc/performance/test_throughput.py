@@ -386,6 +386,33 @@ def test_dilated_convolutions_are_not_charged_twice() -> None:
     assert gpu_step_time(p, a100, c).matmul_s == pytest.approx(expected)
 
 
+def test_depthwise_convolutions_run_on_the_cuda_cores_at_any_precision() -> None:
+    """2 TFLOP of products: 0.5 in linear layers, 1.5 in convolutions of which 0.5 are
+    depthwise. A100 (312 TFLOPS FP16 tensor, 19.5 FP32): linear at 312 x 0.5 = 156, the
+    other convolutions at conv_rel 0.5 of that = 78, the depthwise ones at 19.5 x
+    eta_depthwise 0.1 = 1.95 TFLOPS, three passes each. In fp32 on a V100 (no tensor
+    path, 15.7 TFLOPS) the rest runs at 15.7 x 0.5 and the depthwise part at 15.7 x 0.1."""
+    c = UNIT.model_copy(update={"conv_rel": 0.5, "eta_depthwise": 0.1})
+    p = profile(matmul_flops=2e12, conv_flops=1.5e12, depthwise_conv_flops=0.5e12, batch_per_gpu=1)
+    fp16 = gpu_step_time(p, gpu("A100 SXM4 80GB"), c)
+    assert fp16.matmul_s == pytest.approx(3 * 0.5e12 / 156e12 + 3e12 / 78e12 + 1.5e12 / 1.95e12)
+    fp32 = p.model_copy(update={"requested_precision": "fp32"})
+    v100 = gpu_step_time(fp32, gpu("V100 SXM2 32GB"), c)
+    assert v100.matmul_s == pytest.approx(4.5e12 / (15.7e12 * 0.5) + 1.5e12 / (15.7e12 * 0.1))
+
+
+def test_counted_depthwise_flops_of_the_timm_presets() -> None:
+    """EfficientNet-B0's depthwise 3 x 3 and 5 x 5 convolutions and ConvNeXt-B's 7 x 7 ones,
+    counted by tools/derive/count_conv_flops.py. By hand for ConvNeXt-B: 2 FLOPs x 49 taps x
+    channels x pixels per block, (3 x 128 x 56² + 3 x 256 x 28² + 27 x 512 x 14²
+    + 3 x 1024 x 7²) x 98 = 457,304,064."""
+    by_hand = (3 * 128 * 56**2 + 3 * 256 * 28**2 + 27 * 512 * 14**2 + 3 * 1024 * 7**2) * 98
+    mix = find_preset("convnext-base").architecture.op_mix
+    assert mix is not None and mix.depthwise_conv_flops == by_hand == 457_304_064
+    effnet = find_preset("efficientnet-b0").architecture.op_mix
+    assert effnet is not None and 0 < effnet.depthwise_conv_flops < effnet.conv_flops
+
+
 @pytest.mark.parametrize(("eta", "effective"), [(0.5, 0.9), (0.3, 0.6), (0.95, 0.95)])
 def test_geforce_half_rate_tensor_cores_limit_only_issue_bound_kernels(
     eta: float, effective: float
