@@ -47,6 +47,7 @@ WorkloadField = Literal[
     "serving.streams",
     "serving.split",
     "serving.offload_gib",
+    "serving.flash_attention",
 ]
 """Workload fields a fix may change (``lora_rank`` sets LoRA adapters of that rank;
 ``serving.*`` the LLM serving settings)."""

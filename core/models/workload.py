@@ -300,6 +300,16 @@ class Serving(Frozen):
     whose attention writes the score matrix out and re-reads the cache per query head.
     The other engines always fuse attention."""
 
+    @model_validator(mode="after")
+    def _quantised_cache_needs_flash_attention(self) -> Serving:
+        # llama.cpp refuses to start with a quantised V cache and flash attention off
+        # ("V cache quantization requires flash_attn", src/llama-context.cpp)
+        if self.engine == "llama.cpp" and self.kv_cache != "f16" and not self.flash_attention:
+            raise ValueError(
+                f"llama.cpp keeps a {self.kv_cache} KV cache only with flash attention on"
+            )
+        return self
+
     @property
     def context(self) -> int:
         """Tokens in the cache at the end of generation."""

@@ -160,6 +160,10 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
             "llama.cpp before January 2024 split every matrix across GPUs by rows "
             "(the layer split became the default then): not modelled"
         )
+    if engine == "llama.cpp" and row.gpu_count > 1 and "-sm row" in row.notes:
+        return (
+            "llama.cpp's row split (-sm row) divides every matrix across GPUs by rows: not modelled"
+        )
     if row.metric not in METRICS:
         return f"metric {row.metric!r} is not modelled"
     weights = FORMAT_ALIASES.get(row.weights, row.weights)

@@ -84,3 +84,15 @@ def test_flash_attention_box_follows_the_engine_and_undoes(window: MainWindow) -
     assert editor.flash_attention.isChecked()
     _choose(editor.engine, editor.engine.findText("vllm"))
     assert not editor.flash_attention.isEnabled()
+
+
+def test_a_quantised_cache_keeps_flash_attention_on(window: MainWindow) -> None:
+    """llama.cpp keeps a q8_0 KV cache only with flash attention: unticking the box is
+    refused, the box stays ticked and the setting unchanged."""
+    _serve_llama_8b(window)
+    editor = window.workload_editor
+    _choose(editor.kv_cache, editor.kv_cache.findText("q8_0"))
+    assert window.session_view_model.workload.serving_settings.kv_cache == "q8_0"
+    editor.flash_attention.click()
+    assert window.session_view_model.workload.serving_settings.flash_attention is True
+    assert editor.flash_attention.isChecked()

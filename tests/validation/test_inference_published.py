@@ -156,3 +156,16 @@ def test_flash_attention_follows_each_rows_flags(
     resolved = resolve(row, load_catalog())
     assert not isinstance(resolved, str)
     assert resolved.serving.flash_attention is expected
+
+
+def test_llama_cpp_row_split_rows_are_not_modelled() -> None:
+    """llama.cpp's ``-sm row`` divides every matrix across the GPUs by rows, which the
+    model does not describe (its tensor split is Megatron's); such rows are left out with
+    the reason, whatever their date. The same table's ``-sm layer`` rows resolve."""
+    source = "llama.cpp GitHub pull request #19378 'tensor parallelism'"
+    row = _pp_row(source, gpu_count=4, split="tensor", model="Qwen3 30B-A3B", weights="q8_0")
+    split_row = InferenceRow(**{**row.__dict__, "notes": "column 't/s -sm row'"})
+    reason = resolve(split_row, load_catalog())
+    assert isinstance(reason, str) and "-sm row" in reason
+    layer = InferenceRow(**{**row.__dict__, "split": "layer", "notes": "column 't/s -sm layer'"})
+    assert not isinstance(resolve(layer, load_catalog()), str)

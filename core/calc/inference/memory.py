@@ -96,7 +96,8 @@ def memory_fixes(
     gpu_options: tuple[int, ...] = (),
 ) -> tuple[Fix, ...]:
     """Changes that fit, each possibly combining a smaller format, a split over more GPUs,
-    an FP8 KV cache, fewer streams and offload, least disruptive first.
+    an FP8 KV cache, flash attention (llama.cpp with it off: no score matrix in the compute
+    buffer), fewer streams and offload, least disruptive first.
 
     Cost order: keep the weights' format if any change fits without it; then the
     highest-precision format that fits; more GPUs only where the build has them
@@ -109,21 +110,37 @@ def memory_fixes(
         and f in ENGINE_FORMATS[serving.engine] | {"q8_0", "q4_k_m"}
     ]
     counts = sorted({gpu_count, *gpu_options})
+    # Turning llama.cpp's flash attention on costs nothing (it is also faster).
+    attention = (True,) if serving.flash_attention else (False, True)
     fixes: list[tuple[tuple[float, ...], Fix]] = []
     for rank, fmt in enumerate(formats):
         for count in counts:
-            for kv in dict.fromkeys(
-                (serving.kv_cache, "fp8" if serving.engine != "llama.cpp" else "q8_0")
-            ):
-                candidate = serving.model_copy(update={"weights": fmt, "kv_cache": kv})
-                memory = inference_memory(
-                    workload, candidate, capacity_gib, count, constants, with_fixes=False
-                )
-                if memory.fits:  # a smaller KV cache only when the weights alone do not fit
-                    # Another GPU costs more than a step down in format (it is a purchase).
-                    cost = (rank + 4.0 * (count - gpu_count) + 0.5 * (kv != serving.kv_cache),)
-                    fixes.append((cost, _fix(serving, candidate, count, gpu_count, memory)))
-                    break
+            best: tuple[tuple[float, ...], Fix] | None = None
+            for fa in attention:
+                for kv in dict.fromkeys(
+                    (serving.kv_cache, "fp8" if serving.engine != "llama.cpp" else "q8_0")
+                ):
+                    # llama.cpp quantises the V cache only with flash attention on
+                    fa_kv = fa or (serving.engine == "llama.cpp" and kv != "f16")
+                    candidate = serving.model_copy(
+                        update={"weights": fmt, "kv_cache": kv, "flash_attention": fa_kv}
+                    )
+                    memory = inference_memory(
+                        workload, candidate, capacity_gib, count, constants, with_fixes=False
+                    )
+                    if memory.fits:  # a smaller KV cache only when the weights alone do not
+                        # Another GPU costs more than a step down in format (a purchase).
+                        cost = (
+                            rank
+                            + 4.0 * (count - gpu_count)
+                            + 0.5 * (kv != serving.kv_cache)
+                            + 0.25 * (fa_kv != serving.flash_attention),
+                        )
+                        if best is None or cost < best[0]:
+                            best = (cost, _fix(serving, candidate, count, gpu_count, memory))
+                        break
+            if best is not None:
+                fixes.append(best)
     if not fixes:
         fixes += _offload_fix(workload, serving, capacity_gib, gpu_count, constants)
         if serving.streams > 1:
@@ -152,6 +169,9 @@ def _fix(
     if candidate.kv_cache != serving.kv_cache:
         changes["serving.kv_cache"] = candidate.kv_cache
         parts.append(f"{candidate.kv_cache} KV cache")
+    if candidate.flash_attention != serving.flash_attention:
+        changes["serving.flash_attention"] = candidate.flash_attention
+        parts.append("flash attention on")
     build: dict[BuildField, FixValue] = {}
     if count != current:
         build["gpu_count"] = count

@@ -197,3 +197,30 @@ def test_vllm_generation_on_nvidia_and_on_intel_use_their_own_constants() -> Non
     assert w.serving is not None
     speed = inference_speed(w, w.serving, gpu, 1, link=default_link(gpu), curves=False)
     assert speed.decode_tokens_s_per_stream == pytest.approx(154.2, rel=0.25)
+
+
+def test_turning_flash_attention_on_is_the_first_memory_fix() -> None:
+    """Llama 3 8B F16 at a 60,000-token context on one RTX 4090 with flash attention off:
+    the compute buffer holds 512 x 60,000 x 32 heads x 4 B = 3.66 GiB of scores, which
+    flash attention never writes; turning it on is free and faster, so it comes first."""
+    from core.calc.inference.memory import memory_fixes
+
+    w = make_workload(find_preset("llama-3-8b"), task="inference")
+    off = Serving(prompt_len=59_999, gen_len=1, flash_attention=False)
+    on = off.model_copy(update={"flash_attention": True})
+    before = inference_memory(w, off, 24.0, 1)
+    after = inference_memory(w, on, 24.0, 1)
+    assert not before.fits and after.fits
+    assert before.total_gib - after.total_gib == pytest.approx(512 * 60_000 * 32 * 4 / 2**30)
+    fixes = memory_fixes(w, off, 24.0, 1)
+    assert fixes[0].workload == {"serving.flash_attention": True}
+    assert fix_text(fixes[0]).startswith("flash attention on →")
+
+
+def test_llama_cpp_quantises_the_cache_only_with_flash_attention() -> None:
+    """llama.cpp refuses a quantised V cache without flash attention ("V cache
+    quantization requires flash_attn"); other engines have no such switch."""
+    with pytest.raises(ValueError, match="only with flash attention on"):
+        Serving(engine="llama.cpp", kv_cache="q8_0", flash_attention=False)
+    assert Serving(engine="llama.cpp", kv_cache="q8_0").flash_attention
+    assert not Serving(engine="vllm", kv_cache="fp8", flash_attention=False).flash_attention
