@@ -143,6 +143,17 @@ def test_published_memory_rows_median_within_ten_percent() -> None:
     assert 0.9 <= titan["median_ratio"] <= 1.15
 
 
+def test_unsloth_70b_context_rows_held_out_fit_where_they_ran() -> None:
+    """Unsloth's Llama 3.3 70B QLoRA context-length rows (held out, never fitted): each ran
+    at its context on its card (12,106 tokens in 48 GB; 89,389 and, for Hugging Face +
+    FlashAttention 2, 6,916 in 80 GB), so each must be predicted to fit there."""
+    text = (BENCHMARKS / "llm_finetune_memory_heldout.csv").read_text(encoding="utf-8")
+    result = report(text, load_catalog())
+    assert result["resolved"] == 3
+    assert result["fit_agreement"] == 1.0
+    assert [d["context"] for d in result["details"]] == [12_106, 89_389, 6_916]
+
+
 def _memory_row(**fields: str) -> Row:
     base = {
         "kind": "measured",
