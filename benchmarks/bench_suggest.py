@@ -19,7 +19,7 @@ from core.calc.suggest.search import suggest
 from core.catalog import Catalog, load_catalog
 from core.models.suggest import SuggestRequest
 from core.prices import PartPrice, apply_prices
-from core.workloads import find_preset, make_workload
+from core.workloads import find_preset, make_workload, recipe_settings
 
 STAND_IN_USD = {"gpu": 5000.0, "cpu": 800.0, "motherboard": 500.0, "memory": 200.0}
 STAND_IN_OTHER_USD = 150.0
@@ -41,7 +41,8 @@ def stand_in_catalog(catalog: Catalog) -> Catalog:
 
 
 def run(label: str, catalog: Catalog, workload_name: str, budget: float) -> None:
-    workload = make_workload(find_preset(workload_name))
+    preset = find_preset(workload_name)
+    workload = make_workload(preset, **recipe_settings(preset))  # as `rigforge suggest`
     request = SuggestRequest(budget_usd=budget, max_gpus=8)
     suggest(workload, request, catalog)  # warm caches of imports and presets
     start = time.perf_counter()

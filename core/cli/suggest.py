@@ -55,9 +55,12 @@ def run(args: argparse.Namespace) -> int:
     from core.calc.suggest.search import suggest
     from core.models.suggest import SuggestRequest
     from core.text.cost import reason_text, suggest_lines
-    from core.workloads import find_preset, make_workload
+    from core.workloads import find_preset, make_workload, recipe_settings
 
-    settings = {
+    preset = find_preset(args.workload)
+    # the common recipe for the preset's task, as the window starts from (LoRA of a
+    # decoder: 2,048-token sequences, full checkpointing); options given win
+    given = {
         "batch_size": args.batch,
         "task": args.task,
         "precision": args.precision,
@@ -65,9 +68,13 @@ def run(args: argparse.Namespace) -> int:
         "optimizer": args.optimizer,
         **recipe_from(args),
     }
+    recipe = recipe_settings(preset, args.task)
+    if args.no_checkpointing:
+        recipe.pop("checkpointing", None)
+    settings = recipe | {k: v for k, v in given.items() if v is not None}
     if args.lora_rank is not None:
         settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}
-    workload = make_workload(find_preset(args.workload), **settings)
+    workload = make_workload(preset, **settings)
     request = SuggestRequest(
         budget_usd=args.budget,
         max_gpus=args.max_gpus,

@@ -90,3 +90,21 @@ def test_an_empty_front_says_gpu_memory_binds(
     out = capsys.readouterr().out
     assert "No fully priced build meets the budget" in out
     assert "run out of GPU memory" in out and "shorter sequence length" in out
+
+
+def test_suggest_starts_from_the_presets_common_recipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no task or length given, Llama-3 8B is searched as the window starts it: LoRA
+    on 2,048-token sequences with full checkpointing (core.workloads.recipe_settings),
+    which a 24 GB card holds, so 3,000 USD buys a build; at the preset's 8,192 tokens
+    without checkpointing no card in that budget would."""
+    args = ["suggest", "--workload", "Llama-3 8B", "--budget", "3000", "--json"]
+    args += ["--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["front"]
+    for item in data["front"]:
+        assert item["workload"]["task"] == "lora"
+        assert item["workload"]["seq_len"] == 2048
+        assert item["workload"]["checkpointing"] == "full"
