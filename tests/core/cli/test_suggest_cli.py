@@ -53,20 +53,28 @@ def test_prices_show_marks_override(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert rows["corsair-rm1000x-2021"]["usd"] == other.price.usd
 
 
-def test_suggest_llm_lora_at_a_chosen_sequence_length(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "given",
+    [["--task", "lora", "--seq-len", "2048"], []],
+    ids=["chosen-length", "preset-recipe"],
+)
+def test_suggest_llm_lora_for_3000_usd(
+    given: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Llama-3 8B LoRA at 2,048 tokens for 3,000 USD: the CLI sets the task and length the
-    user asks for, and every build on the front runs that workload (its own batch of 1 x
-    2,048 tokens), fully priced within the budget."""
-    args = ["suggest", "--workload", "Llama-3 8B", "--task", "lora", "--seq-len", "2048"]
-    args += ["--budget", "3000", "--json", "--cache-dir", str(tmp_path / "cache")]
+    user asks for, and with none given starts where the window does (LoRA on 2,048-token
+    sequences with full checkpointing, core.workloads.recipe_settings), which a 24 GB card
+    holds; at the preset's 8,192 tokens without checkpointing no card in that budget would.
+    Every build on the front runs that workload, fully priced within the budget."""
+    args = ["suggest", "--workload", "Llama-3 8B", *given, "--budget", "3000", "--json"]
+    args += ["--cache-dir", str(tmp_path / "cache")]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["front"]
     for item in data["front"]:
         assert item["workload"]["task"] == "lora"
         assert item["workload"]["seq_len"] == 2048
+        assert item["workload"]["checkpointing"] == "full"
         assert item["cost_usd"] is not None and item["cost_usd"] <= 3000
 
 
@@ -90,21 +98,3 @@ def test_an_empty_front_says_gpu_memory_binds(
     out = capsys.readouterr().out
     assert "No fully priced build meets the budget" in out
     assert "run out of GPU memory" in out and "shorter sequence length" in out
-
-
-def test_suggest_starts_from_the_presets_common_recipe(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """With no task or length given, Llama-3 8B is searched as the window starts it: LoRA
-    on 2,048-token sequences with full checkpointing (core.workloads.recipe_settings),
-    which a 24 GB card holds, so 3,000 USD buys a build; at the preset's 8,192 tokens
-    without checkpointing no card in that budget would."""
-    args = ["suggest", "--workload", "Llama-3 8B", "--budget", "3000", "--json"]
-    args += ["--cache-dir", str(tmp_path / "cache")]
-    assert main(args) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["front"]
-    for item in data["front"]:
-        assert item["workload"]["task"] == "lora"
-        assert item["workload"]["seq_len"] == 2048
-        assert item["workload"]["checkpointing"] == "full"
