@@ -108,6 +108,12 @@ def add_recipe_arguments(parser: argparse.ArgumentParser) -> None:
         help="step the optimizer per layer during the backward (gradients never all exist)",
     )
     group.add_argument(
+        "--chunked-loss",
+        action="store_true",
+        help="cross-entropy upcast to fp32 one chunk of tokens at a time (torchtune's "
+        "CEWithChunkedOutputLoss): less memory for the logits",
+    )
+    group.add_argument(
         "--offload",
         choices=get_args(Offload),
         help="keep activations and/or optimizer state in host RAM (costs PCIe time)",
@@ -123,6 +129,8 @@ def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.optimizer_in_backward:
         fields["optimizer_in_backward"] = True
+    if getattr(args, "chunked_loss", False):
+        fields["chunked_loss"] = True
     return {k: v for k, v in fields.items() if v is not None}
 
 

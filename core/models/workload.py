@@ -356,6 +356,10 @@ class Workload(Frozen):
     optimizer_in_backward: bool = False
     """The optimizer steps each layer as its gradients arrive, so gradients never all
     exist at once (torchtune optimizer_in_bwd)."""
+    chunked_loss: bool = False
+    """The cross-entropy upcasts the logits to fp32 one chunk of tokens at a time
+    (torchtune ``CEWithChunkedOutputLoss``, 8 chunks) instead of all at once. Applies to
+    training a model with an LM head; otherwise it changes nothing."""
     offload: Offload = "none"
     """What lives in host RAM during training: activations (checkpoints copied to the
     host), optimizer state, or both; costs PCIe time and host RAM."""

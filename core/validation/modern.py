@@ -20,7 +20,7 @@ import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from core.calc.memory.components import FRAMEWORK_GIB
 from core.calc.memory.vram import vram_breakdown
@@ -30,7 +30,15 @@ from core.calc.performance.scaling import estimate_throughput
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
 from core.models.parts import GPU
-from core.models.workload import Stack, Workload
+from core.models.workload import (
+    Checkpointing,
+    MasterWeights,
+    Offload,
+    Optimizer,
+    Parallelism,
+    Stack,
+    Workload,
+)
 from core.workloads import find_preset, make_workload
 
 Kind = Literal["training", "vision_inference", "memory"]
@@ -181,7 +189,46 @@ def accumulation_steps(row: Row) -> int:
     return 1
 
 
-def _workload(row: Row, kind: Kind) -> Workload | str:
+_YES = ("yes", "true", "1", "on")
+_LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
+
+
+def recipe_columns(row: Row, task: str) -> dict[str, Any]:
+    """Workload fields from the optional recipe columns of a file in
+    ``resources/benchmarks/`` (absent or empty: the reader's defaults): ``checkpointing``,
+    ``optimizer``, ``master_weights``, ``optimizer_in_backward``, ``chunked_loss``,
+    ``offload``, ``cpu_offload``, ``parallelism``, ``lora_rank`` and ``lora_targets``
+    (comma- or space-separated projection names)."""
+    fields: dict[str, Any] = {}
+    if task == "inference":
+        return fields
+    choices = {
+        "checkpointing": get_args(Checkpointing),
+        "optimizer": get_args(Optimizer),
+        "master_weights": get_args(MasterWeights),
+        "offload": get_args(Offload),
+        "parallelism": get_args(Parallelism),
+    }
+    for name, allowed in choices.items():
+        if row.get(name).lower() in allowed:
+            fields[name] = row.get(name).lower()
+    for name in ("optimizer_in_backward", "chunked_loss", "cpu_offload"):
+        if row.get(name):
+            fields[name] = row.get(name).lower() in _YES
+    targets = tuple(t for t in re.split(r"[,\s]+", row.get("lora_targets").lower()) if t)
+    if task in ("lora", "qlora") and (targets or row.get("lora_rank")):
+        lora: dict[str, Any] = {"rank": _int(row.get("lora_rank")) or 8}
+        lora["base_bits"] = 4 if task == "qlora" else 16
+        if targets:
+            lora["targets"] = tuple(t for t in _LORA_TARGETS if t in targets)
+        elif task == "lora":
+            lora["targets"] = ("q", "v")
+        fields["lora"] = lora
+    return fields
+
+
+def row_workload(row: Row, kind: Kind) -> Workload | str:
+    """The workload a training or vision-inference row ran, or why it cannot be built."""
     preset_name, task = _preset_and_task(row.get("model"))
     try:
         preset = find_preset(preset_name)
@@ -208,6 +255,7 @@ def _workload(row: Row, kind: Kind) -> Workload | str:
         steps = accumulation_steps(row)
         if steps > 1:
             settings["grad_accum_steps"] = steps
+    settings |= recipe_columns(row, settings["task"])
     try:
         return make_workload(preset, **settings)
     except RigForgeError as error:
@@ -220,7 +268,7 @@ def predict_throughput(
     gpu = _gpu(catalog, row.get("gpu"))
     if isinstance(gpu, str):
         return gpu
-    workload = _workload(row, kind)
+    workload = row_workload(row, kind)
     if isinstance(workload, str):
         return workload
     count = _int(row.get("gpu_count")) or 1
@@ -369,6 +417,7 @@ def memory_workload(row: Row) -> Workload | str:
     optimizer = row.get("optimizer")
     if optimizer and task != "inference":
         settings["optimizer"] = optimizer
+    settings |= recipe_columns(row, task)
     try:
         return make_workload(preset, **settings)
     except RigForgeError as error:

@@ -165,6 +165,7 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
                 for part in (
                     "no fp32 master weights" if w.master_weights == "none" else "",
                     "optimizer in backward" if w.optimizer_in_backward else "",
+                    "chunked loss" if w.chunked_loss else "",
                     f"offload {w.offload}" if w.offload != "none" else "",
                     "ZeRO offload" if w.cpu_offload else "",
                     f"{w.grad_accum_steps} micro-batches per step"

@@ -137,6 +137,13 @@ class WorkloadEditorPanel(QWidget):
                 "the whole model are never in memory at once"
             )
         )
+        self.chunked_loss = QCheckBox("chunked loss")
+        self.chunked_loss.setToolTip(
+            plain.tip(
+                "Compute the cross-entropy one chunk of tokens at a time (torchtune's "
+                "chunked output loss), so the fp32 copy of the logits is never whole"
+            )
+        )
         self.offload_mode = _combo(
             OFFLOADS,
             "Keep activations, optimizer state or both in the computer's RAM: "
@@ -227,6 +234,7 @@ class WorkloadEditorPanel(QWidget):
         run.addRow("Parallel / TP", pair)
         pair = QHBoxLayout()
         pair.addWidget(self.optimizer_in_backward)
+        pair.addWidget(self.chunked_loss)
         pair.addWidget(self.offload)
         run.addRow("", pair)
         pair = QHBoxLayout()
@@ -290,6 +298,7 @@ class WorkloadEditorPanel(QWidget):
         self.optimizer_in_backward.toggled.connect(
             lambda on: self._edit("optimizer_in_backward", on)
         )
+        self.chunked_loss.toggled.connect(lambda on: self._edit("chunked_loss", on))
         self.dataset.valueChanged.connect(lambda v: self._edit("dataset_samples", v or None))
         self.bytes_per_sample.valueChanged.connect(
             lambda v: self._edit("bytes_per_sample", v or None)
@@ -343,6 +352,7 @@ class WorkloadEditorPanel(QWidget):
             (self.master_weights, w.master_weights),
             (self.offload_mode, w.offload),
             (self.optimizer_in_backward, w.optimizer_in_backward),
+            (self.chunked_loss, w.chunked_loss),
             (self.parallelism, w.parallelism),
             (self.target_kind, target_kind),
             (self.batch, w.batch_size),
@@ -412,6 +422,10 @@ class WorkloadEditorPanel(QWidget):
             self.offload_mode,
         ):
             widget.setEnabled(training)
+        arch = w.architecture
+        self.chunked_loss.setEnabled(
+            training and arch.is_transformer and arch.lm_head and bool(arch.vocab_size)
+        )
         # the serving engine replaces the training stack for an LLM served
         self.stack.setEnabled(not serving)
         self.target_value.setEnabled(training and self.target_kind.currentText() != "none")

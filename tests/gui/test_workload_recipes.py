@@ -3,6 +3,7 @@ in backward and offload, as a user picks them; refused picks and undo put things
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QComboBox
 
 from gui.views.main_window import MainWindow
@@ -178,3 +179,27 @@ def test_size_fields_say_na_for_a_convnet_and_custom_starts_from_a_decoder(
         "128256 tokens",
     ]
     assert "Transformer layers" in editor.custom_layers.toolTip()
+
+
+def test_chunked_loss_needs_less_vram_and_only_applies_to_llms(window: MainWindow) -> None:
+    _train_llama_2_7b(window)
+    editor = window.workload_editor
+    assert editor.chunked_loss.isEnabled() and editor.chunked_loss.toolTip()
+    before = window.analysis_view_model.analysis.vram
+    editor.chunked_loss.setChecked(True)
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.chunked_loss
+    # Llama 2's 32,000-token vocabulary: under PyTorch 2 the logits go from 16 B each to
+    # 7.25 B (2 + 4 kept, 10/8 in flight), 8.75 B x tokens x 32,000 less activation memory
+    after = window.analysis_view_model.analysis.vram
+    tokens = workload.tokens_per_sequence * workload.batch_size
+    saved = before.breakdown.activations_gib - after.breakdown.activations_gib
+    assert saved == pytest.approx(8.75 * tokens * 32_000 / 2**30, rel=1e-6)
+    assert after.total_gib < before.total_gib
+    window.undo_action.trigger()
+    workload = window.session_view_model.workload
+    assert workload is not None and not workload.chunked_loss
+    # a convnet has no vocabulary: the box is disabled
+    editor.preset.setCurrentIndex(editor.preset.findData("resnet50-v1.5"))
+    editor.preset.activated.emit(editor.preset.currentIndex())
+    assert not editor.chunked_loss.isEnabled()

@@ -16,7 +16,9 @@ from core.validation.modern import (
     memory_format_of,
     memory_workload,
     predict_throughput,
+    read_rows,
     report,
+    row_workload,
     stack_of,
 )
 from gui.main import main as rigforge
@@ -275,3 +277,45 @@ def test_published_vision_inference_reads_each_rows_image_size() -> None:
     data = report(path.read_text(encoding="utf-8"), load_catalog())
     assert data["compared"] == 112
     assert data["median_abs_pct_error"] <= 25.0
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("torchtune_training_heldout.csv", "training"), ("torchtune_memory_heldout.csv", "memory")],
+)
+def test_torchtune_readme_tables_resolve_as_they_ran(name: str, kind: str) -> None:
+    """torchtune's README tables (held out, never fitted): the eight Llama 3.1 rows of
+    'Memory and training speed' and the nine packed Llama 3.2 3B rows of 'Optimization
+    flags' are each read with the recipe their config and the table state."""
+    data = report((BENCHMARKS / name).read_text(encoding="utf-8"), load_catalog())
+    assert data["kind"] == kind
+    assert data["resolved"] == data["rows"] == 17
+    assert len(data["by_source"]) == 2
+    assert not any("torchtune" in str(path) for path in fit_stacks.FILES)
+    if kind == "memory":
+        return
+    rows = read_rows((BENCHMARKS / name).read_text(encoding="utf-8"))
+    recipes = [row_workload(row, "training") for row in rows]
+    assert all(not isinstance(w, str) for w in recipes)
+    # the 4090 full fine-tune: paged 8-bit AdamW stepped in the backward, bf16 weights,
+    # full checkpointing, chunked loss, torch.compile
+    first = recipes[0]
+    assert not isinstance(first, str)
+    assert (first.optimizer, first.optimizer_in_backward, first.master_weights) == (
+        "paged-adamw8bit",
+        True,
+        "none",
+    )
+    assert (first.checkpointing, first.chunked_loss, first.stack) == (
+        "full",
+        True,
+        "pytorch-compile",
+    )
+    # 70B LoRA: rank 16 on q, k and v, FSDP over 8 GPUs
+    seventy = recipes[6]
+    assert not isinstance(seventy, str) and seventy.lora is not None
+    assert (seventy.lora.rank, seventy.lora.targets, seventy.parallelism) == (
+        16,
+        ("q", "k", "v"),
+        "fsdp",
+    )

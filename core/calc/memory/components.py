@@ -213,6 +213,27 @@ def _unchecked_layer_bytes(workload: Workload) -> float:
     return transformer_layer_activation_bytes(workload.model_copy(update={"checkpointing": "none"}))
 
 
+LOSS_CHUNKS = 8
+"""Chunks of a chunked cross-entropy (torchtune ``CEWithChunkedOutputLoss`` default
+``num_output_chunks=8``)."""
+
+
+def chunked_logit_bytes(workload: Workload) -> float:
+    """Bytes per logit value (tokens × vocabulary) at the peak of a chunked loss.
+
+    torchtune's ``CEWithChunkedOutputLoss`` computes the output projection chunk by chunk
+    and ``F.cross_entropy(chunk.float(), labels)`` one chunk at a time: the 16-bit logits
+    of every chunk stay for the backward; one chunk at a time holds its fp32 copy, its
+    fp32 gradient and its 16-bit gradient (4 + 4 + 2 bytes over 8 chunks). Uncompiled,
+    ``log_softmax`` also keeps each chunk's fp32 output for the backward (4 bytes); a
+    compiled loss (``pytorch-compile``) saves only its 16-bit input and recomputes it.
+    """
+    kept = act_bytes(workload)
+    if workload.stack != "pytorch-compile":
+        kept += 4.0
+    return kept + (4.0 + 4.0 + 2.0) / LOSS_CHUNKS
+
+
 def activation_bytes(workload: Workload) -> float:
     """Activation memory per GPU for training, or the transient working set for inference.
 
@@ -241,6 +262,8 @@ def activation_bytes(workload: Workload) -> float:
         stack = STACKS[workload.stack]
         if stack.logit_bytes is not None and arch.lm_head:
             logits = stack.logit_bytes * s * b * v / workload.tp_degree
+        if workload.chunked_loss and arch.lm_head:
+            logits = chunked_logit_bytes(workload) * s * b * v / workload.tp_degree
         if stack.chunked_loss:
             logits = 0.0
         if workload.offloads_activations:

@@ -42,8 +42,8 @@ def _arch(name: str) -> Architecture:
     return architecture_from_hf_config(_wrapped(name)["config"])
 
 
-def test_all_fifteen_files_are_there() -> None:
-    assert len(FILES) == 15
+def test_all_sixteen_files_are_there() -> None:
+    assert len(FILES) == 16
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -67,6 +67,18 @@ def test_parses_within_published_counts(path: Path) -> None:
         or 131_072  # Gemma 3's text_config leaves it to Gemma3TextConfig
     )
     assert arch.forward_flops_per_sample
+
+
+def test_llama_32_3b_exact() -> None:
+    """Tied embeddings (torchtune's TiedLinear; Meta's card: "Shared Embeddings: Yes")."""
+    arch = _arch("llama-3.2-3b")
+    h, f, v, kv = 3072, 8192, 128256, 8 * 128
+    layer = h * h + 2 * h * kv + h * h + 3 * h * f + 2 * h  # q k v o, gate up down, 2 norms
+    assert layer == 100_669_440
+    assert v * h + 28 * layer + h == 3_212_749_824  # Meta: "3B (3.21B)"
+    assert arch.params_total == 3_212_749_824
+    assert arch.embedding_params == v * h
+    assert (arch.heads, arch.kv_heads, arch.head_dim, arch.layers) == (24, 8, 128, 28)
 
 
 def test_llama_31_8b_exact() -> None:

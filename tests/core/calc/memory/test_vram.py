@@ -133,3 +133,30 @@ def test_counted_saved_activations_used_for_cnn_training() -> None:
     infer = w.model_copy(update={"task": "inference"})
     elements = preset.architecture.activation_elements_per_sample or 0
     assert vram_breakdown(infer, 1).activations_gib == pytest.approx(elements * 2 * 8 / GIB)
+
+
+def test_chunked_loss_keeps_only_16bit_logits_whole() -> None:
+    """Llama 3.2 3B (vocabulary 128,256), batch 2 x 4,096 tokens: 1,050,673,152 logits.
+    Unchunked under PyTorch 2 the loss peak holds 16 B per logit (16-bit logits, fp32
+    upcast, log-softmax and gradient, 16-bit gradient). torchtune's chunked loss keeps
+    the 16-bit logits (2 B) and one eighth of 4 + 4 + 2 B in flight (1.25 B); uncompiled
+    it also keeps each chunk's fp32 log-softmax (4 B): 3.25 and 7.25 B per logit."""
+    logits = 2 * 4096 * 128_256
+    for stack, per_logit in (("pytorch-compile", 3.25), ("pytorch", 7.25)):
+        plain = make_workload(
+            find_preset("Llama 3.2 3B"),
+            task="training",
+            precision="bf16",
+            batch_size=2,
+            seq_len=4096,
+            stack=stack,
+        )
+        chunked = plain.model_copy(update={"chunked_loss": True})
+        saved = (
+            vram_breakdown(plain, 1).activations_gib - vram_breakdown(chunked, 1).activations_gib
+        )
+        assert saved == pytest.approx((16 - per_logit) * logits / GIB)
+    # a convnet has no logits over a vocabulary: the setting changes nothing
+    conv = make_workload(find_preset("ResNet-50"), task="training", precision="fp16")
+    with_it = conv.model_copy(update={"chunked_loss": True})
+    assert vram_breakdown(with_it, 1).total_gib == vram_breakdown(conv, 1).total_gib
