@@ -12,7 +12,7 @@ import math
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
 from core.calc.fixes import apply_to_workload
-from core.calc.inference import is_serving, serve
+from core.calc.inference import host_bandwidth_gb_s, is_serving, serve
 from core.calc.memory import estimate_vram
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
@@ -56,6 +56,7 @@ def _host_spec(build: Build, assignment: PcieAssignment) -> HostSpec:
         cpu_cores=build.cpu.cores * build.cpu_count,
         storage_read_mb_s=max(reads) if reads else None,
         links=links if len(links) == build.gpu_count else (),
+        memory_gb_s=host_bandwidth_gb_s(build) or None,
     )
 
 

@@ -46,6 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--storage-mb-s", type=number(0, 1e6, low_open=True), help="storage read rate in MB/s"
     )
+    parser.add_argument(
+        "--host-memory-gb-s",
+        type=number(1, 1e5),
+        metavar="GB_S",
+        help="host DRAM bandwidth (channels x MT/s x 8 B / 1000) for an optimizer stepped on "
+        "the CPU (--offload optimizer, ZeRO offload); without it that step is not timed",
+    )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
     parser.add_argument(
         "--checkpointing",
@@ -87,12 +94,13 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args, gpu, workload)
     check_gpu_count(workload, args.count)
     host = None
-    if args.pcie_gen or args.lanes or args.cpu_cores or args.storage_mb_s:
+    if args.pcie_gen or args.lanes or args.cpu_cores or args.storage_mb_s or args.host_memory_gb_s:
         link = HostLink(pcie_gen=args.pcie_gen or gpu.pcie_gen, lanes=args.lanes or gpu.pcie_lanes)
         host = HostSpec(
             cpu_cores=args.cpu_cores,
             storage_read_mb_s=args.storage_mb_s,
             links=(link,) * args.count,
+            memory_gb_s=args.host_memory_gb_s,
         )
     result = estimate_throughput(
         profile_from_workload(workload),
@@ -108,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
 
     published = published_for(catalog, gpu.id, workload.preset_id, workload.precision)
     expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
+    cpu_step_untimed = (
+        workload.trains and workload.offloads_optimizer and args.host_memory_gb_s is None
+    )
     if args.json:
         data = {"workload": workload.name, "gpu": gpu.id, **result.model_dump()}
         data["bottleneck_text"] = bottleneck_text(result.bottleneck)
@@ -115,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
         data["published"] = [p.as_json() for p in published]
         data["expected_error_pct"] = expected
         data["stack_basis"] = STACKS[workload.stack].basis
+        data["host_optimizer_timed"] = (
+            None if not workload.offloads_optimizer else not (cpu_step_untimed)
+        )
         print(json.dumps(data, indent=2))
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}, {workload.stack}")
@@ -124,6 +138,11 @@ def run(args: argparse.Namespace) -> int:
         if expected is not None:
             print(f"expected error: ±{expected:.0f} % median on this workload's published runs")
         print(f"stack constants: {STACKS[workload.stack].basis}")
+        if cpu_step_untimed:
+            print(
+                "the CPU's optimizer step is not timed: give --host-memory-gb-s "
+                "(host DRAM bandwidth) to include it"
+            )
     return 0
 
 

@@ -126,6 +126,10 @@ class WorkProfile(Frozen):
     offload_bytes_per_step: NonNeg = 0.0
     """Bytes copied each way between GPU and host per step for offloaded activations and
     optimizer state (timed over the GPU's PCIe link)."""
+    host_optimizer: bool = False
+    """The optimizer state lives in host RAM and the CPU steps it (ZeRO-Offload, FSDP CPU
+    offload, ``offload: optimizer``): the step reads and writes it at host DRAM
+    bandwidth instead of the GPU's."""
 
     @property
     def forward_flops(self) -> float:
@@ -150,6 +154,9 @@ class HostSpec(Frozen):
     storage_read_mb_s: Positive | None = None
     links: tuple[HostLink, ...] = ()
     """One link per GPU, in GPU order; empty means each card's own gen and lanes."""
+    memory_gb_s: Positive | None = None
+    """Peak host DRAM bandwidth (populated channels × transfer rate × 8 B), for an
+    optimizer stepped on the CPU."""
 
 
 class StepBreakdown(Frozen):
@@ -165,7 +172,8 @@ class StepBreakdown(Frozen):
     recompute_s: NonNeg = 0.0
     """Forward work that activation checkpointing repeats in the backward."""
     offload_s: NonNeg = 0.0
-    """PCIe time of offloaded activations and optimizer state not hidden by compute."""
+    """PCIe time of offloaded activations and optimizer state not hidden by compute, and
+    the CPU's step of an offloaded optimizer."""
     data_loading_exposed_s: NonNeg
     host_to_device_exposed_s: NonNeg
     communication_exposed_s: NonNeg

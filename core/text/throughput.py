@@ -29,7 +29,7 @@ _BOTTLENECK = {
     "recurrent_bound": "recurrent cells re-reading their weights",
     "launch_overhead": "host dispatch (kernels shorter than their launches)",
     "recompute": "activation checkpointing's recomputed forward",
-    "offload": "PCIe copies of offloaded activations and optimizer state",
+    "offload": "offloaded activations and optimizer state (PCIe copies, the CPU's optimizer step)",
     "optimizer_step": "optimizer step (memory bound)",
     "data_loading": "CPU data loading",
     "storage_read": "storage read rate",

@@ -70,6 +70,10 @@ class ThroughputConstants(Frozen):
     allreduce_latency_s: Annotated[float, Field(ge=0, le=1e-1)]
     """Per-step fixed synchronisation cost of one multi-GPU step (fitted)."""
     # --- measured, not fitted ---
+    eta_host_memory: Fraction = 0.6
+    """Share of the host DRAM peak a CPU optimizer step reaches. Assumed, not fitted (no
+    calibration row times a CPU optimizer step): the serving model's figure for the CPU
+    reading offloaded weights (``InferenceConstants.host_bandwidth_efficiency``)."""
     eta_pcie_h2d: Fraction = 0.88
     """Source: stas00/ml-engineering network/README.md nvbandwidth, 8x H200 on PCIe 5.0 x16,
     host->device 55.43 GB/s = 88% of the 63 GB/s per-direction spec."""

@@ -206,6 +206,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
             checkpoint.recomputed_matmul_share(arch) if arch.is_transformer else 0.5
         ),
         offload_bytes_per_step=_offload_bytes(workload),
+        host_optimizer=workload.trains and workload.offloads_optimizer,
     )
 
 

@@ -387,7 +387,9 @@ def gpu_step_time(
             / (gpu.fp32_tflops * 1e12 * clock_factor)
         )
     optimizer_s = (
-        profile.params_trainable * profile.optimizer_bytes_per_param / bw if passes > 1.0 else 0.0
+        profile.params_trainable * profile.optimizer_bytes_per_param / bw
+        if passes > 1.0 and not profile.host_optimizer
+        else 0.0
     )
     # the optimizer steps once per grad_accum_steps micro-batches
     optimizer_s /= profile.grad_accum_steps

@@ -130,6 +130,25 @@ def _comm_seconds(
     return exposed
 
 
+def host_optimizer_seconds(
+    profile: WorkProfile, gpus: int, host: HostSpec | None, c: ThroughputConstants
+) -> float:
+    """Seconds per step the CPU spends stepping an offloaded optimizer, 0 when the host's
+    memory bandwidth is not known.
+
+    The step moves the profile's optimizer bytes per trainable parameter (AdamW with fp32
+    master weights 28 B, pure bf16 14 B: ``profile._OPTIMIZER_BYTES``) through host DRAM
+    once per optimizer step, on one shared host: sharded (ZeRO, FSDP) each rank steps
+    its part of the model, otherwise each rank its own copy. Nothing overlaps it: the
+    backward's gradients come first and the next forward needs the new weights
+    (ZeRO-Offload's one-step delayed update, Ren et al. 2021 §5, is not modelled)."""
+    if not profile.host_optimizer or host is None or host.memory_gb_s is None:
+        return 0.0
+    copies = 1 if profile.parallelism in ("zero1", "zero2", "zero3", "fsdp") else gpus
+    moved = profile.params_trainable * profile.optimizer_bytes_per_param * copies
+    return moved / (host.memory_gb_s * 1e9 * c.eta_host_memory) / profile.grad_accum_steps
+
+
 def _whole_step(
     profile: WorkProfile,
     gpu: GPU,
@@ -154,6 +173,7 @@ def _whole_step(
         # copies run both ways at once on the GPU's own link; compute hides part of them
         copy_s = profile.offload_bytes_per_step / (link_gb_s(pcie) * 1e9 * c.eta_pcie_h2d)
         offload = max(0.0, copy_s - (dev.gpu_s - dev.launch_s) * c.overlap_fraction)
+    offload += host_optimizer_seconds(profile, gpus, host, c)
     busy += offload
     h2d = max(0.0, io.host_to_device_s - busy)
     load = max(0.0, io.data_loading_s - busy - h2d)

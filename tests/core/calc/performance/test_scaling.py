@@ -130,3 +130,41 @@ def test_host_launch_time_is_not_split_by_tensor_parallelism() -> None:
     # the same host time against half the device work: more of it is exposed
     assert two.breakdown.launch_overhead_s == pytest.approx(host**2 / (host + device / 2))
     assert two.breakdown.matmul_s == pytest.approx(one.breakdown.matmul_s / 2)
+
+
+def test_cpu_optimizer_step_runs_at_host_memory_bandwidth() -> None:
+    """An optimizer kept in host RAM is stepped by the CPU: Llama 3.1 8B (8,030,261,248
+    parameters) in pure bf16 with AdamW moves 14 B per parameter (read weight, gradient,
+    m, v: 2 + 2 + 4; write weight, m, v: 2 + 4). On two channels of DDR5-5600
+    (2 x 5,600 MT/s x 8 B = 89.6 GB/s) at 60 % of the peak: 8,030,261,248 x 14 /
+    (89.6e9 x 0.6) = 2.091 s more per step, and the GPU no longer steps it."""
+    workload = make_workload(
+        find_preset("Llama 3.1 8B"),
+        task="training",
+        precision="bf16",
+        seq_len=2048,
+        master_weights="none",
+        checkpointing="full",
+    )
+    card = gpu("RTX 4090")
+    offloaded = workload.model_copy(update={"offload": "optimizer"})
+    links = (X16_GEN4,)
+    known = HostSpec(links=links, memory_gb_s=89.6)
+    unknown = HostSpec(links=links)
+    on_gpu = estimate_throughput(profile_from_workload(workload), card, 1, FITTED, host=known)
+    timed = estimate_throughput(profile_from_workload(offloaded), card, 1, FITTED, host=known)
+    untimed = estimate_throughput(profile_from_workload(offloaded), card, 1, FITTED, host=unknown)
+    cpu_step = 8_030_261_248 * 14 / (89.6e9 * 0.6)
+    assert cpu_step == pytest.approx(2.0913, abs=1e-4)
+    assert timed.breakdown.offload_s - untimed.breakdown.offload_s == pytest.approx(cpu_step)
+    # the GPU's own optimizer traffic (14 B per parameter at its bandwidth) is gone
+    assert untimed.breakdown.memory_bound_s < on_gpu.breakdown.memory_bound_s
+    assert timed.bottleneck.code == "offload"
+    # sharded over 4 GPUs (FSDP) the one host steps the model once, not four copies
+    fsdp = offloaded.model_copy(update={"parallelism": "fsdp"})
+    four = HostSpec(links=links * 4, memory_gb_s=89.6)
+    shared = estimate_throughput(profile_from_workload(fsdp), card, 4, FITTED, host=four)
+    alone = estimate_throughput(
+        profile_from_workload(fsdp), card, 4, FITTED, host=HostSpec(links=links * 4)
+    )
+    assert shared.breakdown.offload_s - alone.breakdown.offload_s == pytest.approx(cpu_step)
