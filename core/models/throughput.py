@@ -126,6 +126,9 @@ class WorkProfile(Frozen):
     offload_bytes_per_step: NonNeg = 0.0
     """Bytes copied each way between GPU and host per step for offloaded activations and
     optimizer state (timed over the GPU's PCIe link)."""
+    dequant_bytes_per_pass: NonNeg = 0.0
+    """QLoRA: DRAM bytes of unpacking the quantised base to 16-bit once (its packed
+    weights read, the 16-bit copy written), repeated by every pass that multiplies by it."""
     host_optimizer: bool = False
     """The optimizer state lives in host RAM and the CPU steps it (ZeRO-Offload, FSDP CPU
     offload, ``offload: optimizer``): the step reads and writes it at host DRAM

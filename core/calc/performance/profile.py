@@ -19,6 +19,7 @@ Sources:
 from __future__ import annotations
 
 from core.calc import checkpoint
+from core.calc.memory.components import NF4_DQ_BITS
 from core.calc.performance.stacks import STACKS
 from core.models.throughput import WorkProfile
 from core.models.workload import Architecture, Workload
@@ -207,7 +208,20 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         ),
         offload_bytes_per_step=_offload_bytes(workload),
         host_optimizer=workload.trains and workload.offloads_optimizer,
+        dequant_bytes_per_pass=_dequant_bytes(workload),
     )
+
+
+def _dequant_bytes(workload: Workload) -> float:
+    """QLoRA's base weights outside the embeddings (which stay 16-bit), read packed
+    (NF4 with double quantisation 4.127 bits, Dettmers et al. 2023 §3, or 8 bits) and
+    written as 16-bit for the product (bitsandbytes ``dequantize_4bit``)."""
+    if workload.task != "qlora":
+        return 0.0
+    arch = workload.architecture
+    bits = 8.0 if workload.lora is not None and workload.lora.base_bits == 8 else NF4_DQ_BITS
+    dense = float(arch.params_total - arch.embedding_params)
+    return dense * (bits / 8.0 + 2.0) / workload.tp_degree
 
 
 def _offload_bytes(workload: Workload) -> float:

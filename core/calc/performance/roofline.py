@@ -386,6 +386,12 @@ def gpu_step_time(
             * c.elementwise_alu_flops
             / (gpu.fp32_tflops * 1e12 * clock_factor)
         )
+    if profile.dequant_bytes_per_pass > 0 and passes > 1.0:
+        # a 4- or 8-bit frozen base is unpacked to 16-bit before every product that uses
+        # it, in the forward and again in the backward (bitsandbytes MatMul4Bit: one
+        # dequantize_4bit in forward, one in backward); full or per-op checkpointing
+        # repeats the forward's with the rest of the forward (recompute below)
+        elementwise_s += passes * profile.dequant_bytes_per_pass / bw
     optimizer_s = (
         profile.params_trainable * profile.optimizer_bytes_per_param / bw
         if passes > 1.0 and not profile.host_optimizer

@@ -486,3 +486,28 @@ def test_stacks_choose_the_memory_format() -> None:
     }
     assert layouts == {"pytorch-eager": False, "pytorch": True, "pytorch-compile": True}
     assert profile_from_workload(make_workload(preset)).conv_io_elements == 21_776_384
+
+
+def test_qlora_pays_for_unpacking_its_base_every_pass() -> None:
+    """bitsandbytes unpacks the NF4 base to 16-bit before each product, in the forward
+    and again in the backward. Llama 3.1 8B outside its two 128,256 x 4,096 embedding
+    tables: 8,030,261,248 - 1,050,673,152 = 6,979,588,096 weights, each read at 4.127
+    bits and written at 16: 6,979,588,096 x (4.127 / 8 + 2) = 17.56 GB per pass; two
+    passes at 80 % of the RTX 4090's 1,008 GB/s = 43.55 ms per step, whatever the batch."""
+    gpu = load_catalog().gpu("RTX 4090")
+    preset = find_preset("Llama 3.1 8B")
+    per_pass = 6_979_588_096 * (4.127 / 8 + 2)
+    for batch in (1, 4):
+        qlora = profile_from_workload(
+            make_workload(preset, task="qlora", precision="bf16", batch_size=batch, seq_len=2048)
+        )
+        assert qlora.dequant_bytes_per_pass == pytest.approx(per_pass)
+        unpacked = gpu_step_time(qlora, gpu, FITTED)
+        packed_free = gpu_step_time(
+            qlora.model_copy(update={"dequant_bytes_per_pass": 0.0}), gpu, FITTED
+        )
+        extra = unpacked.elementwise_s - packed_free.elementwise_s
+        assert extra == pytest.approx(2 * per_pass / (1008e9 * 0.80))
+        assert extra == pytest.approx(0.04355, abs=1e-5)
+    lora = make_workload(preset, task="lora", precision="bf16", seq_len=2048)
+    assert profile_from_workload(lora).dequant_bytes_per_pass == 0.0
