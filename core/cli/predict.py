@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         data["expected_error_pct"] = expected
         data["stack_basis"] = STACKS[workload.stack].basis
         data["host_optimizer_timed"] = (
-            None if not workload.offloads_optimizer else not (cpu_step_untimed)
+            not cpu_step_untimed if workload.trains and workload.offloads_optimizer else None
         )
         print(json.dumps(data, indent=2))
     else:
