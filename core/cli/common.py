@@ -134,6 +134,67 @@ def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+def lora_targets(text: str) -> tuple[str, ...]:
+    """``--lora-targets``: comma-separated projection names, or ``all`` (every linear)."""
+    from core.models.workload import ALL_LINEAR
+
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if names == ["all"]:
+        return ALL_LINEAR
+    unknown = [n for n in names if n not in ALL_LINEAR]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give projections from {', '.join(ALL_LINEAR)} (comma-separated) or all"
+        )
+    return tuple(t for t in ALL_LINEAR if t in names)
+
+
+def add_lora_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--lora-rank`` and ``--lora-targets`` (``lora_from``)."""
+    from core.cli.types import whole
+
+    parser.add_argument(
+        "--lora-rank", type=whole(1, 4096), help="adapter rank (default 16; QLoRA 64)"
+    )
+    parser.add_argument(
+        "--lora-targets",
+        type=lora_targets,
+        metavar="LIST",
+        help="projections with adapters: q,k,v,o,gate,up,down or all (default q,v; QLoRA all)",
+    )
+
+
+def lora_from(args: argparse.Namespace, task: str) -> dict[str, Any] | None:
+    """The ``lora`` field from ``--lora-rank``/``--lora-targets`` over the task's default
+    adapters, or ``None`` when neither is given."""
+    from core.models.workload import default_lora
+
+    rank, targets = getattr(args, "lora_rank", None), getattr(args, "lora_targets", None)
+    if rank is None and targets is None:
+        return None
+    if task not in ("lora", "qlora"):
+        raise RigForgeError("--lora-rank and --lora-targets apply to --task lora or qlora")
+    base = default_lora(task)
+    return {
+        "rank": rank or base.rank,
+        "targets": targets or base.targets,
+        "base_bits": base.base_bits,
+    }
+
+
+def with_lora(workload: Any, args: argparse.Namespace) -> Any:
+    """``workload`` with the adapters ``--lora-rank``/``--lora-targets`` ask for."""
+    from core.models.workload import Workload
+
+    lora = lora_from(args, workload.task)
+    if lora is None:
+        return workload
+    try:
+        return Workload.model_validate({**dict(workload), "lora": lora})
+    except ValidationError as error:
+        raise RigForgeError(f"invalid option: {validation_message(error)}") from None
+
+
 def add_serving_arguments(parser: argparse.ArgumentParser) -> None:
     """LLM serving options (with ``--task inference`` on a decoder model)."""
     from core.cli.types import whole

@@ -8,7 +8,14 @@ from typing import Any, get_args
 
 from core.calc.inference import is_serving
 from core.calc.memory import estimate_vram
-from core.cli.common import add_recipe_arguments, add_serving_arguments, recipe_from, serving_from
+from core.cli.common import (
+    add_lora_arguments,
+    add_recipe_arguments,
+    add_serving_arguments,
+    recipe_from,
+    serving_from,
+    with_lora,
+)
 from core.cli.types import whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
@@ -32,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpointing", choices=get_args(Checkpointing))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
     parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
-    parser.add_argument("--lora-rank", type=whole(1, 4096))
+    add_lora_arguments(parser)
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
     parser.add_argument(
@@ -64,8 +71,6 @@ def _workload(args: argparse.Namespace) -> Any:
         "tp_degree": args.tp,
         **recipe_from(args),
     }
-    if args.lora_rank is not None:
-        settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}
     if args.workload.endswith(".json"):
         from core.models.workload import WorkloadPreset
 
@@ -79,8 +84,8 @@ def _workload(args: argparse.Namespace) -> Any:
                 "forward_flops_per_sample": "Kaplan 2N + attention",
             },
         )
-        return make_workload(preset, **settings)
-    return make_workload(find_preset(args.workload), **settings)
+        return with_lora(make_workload(preset, **settings), args)
+    return with_lora(make_workload(find_preset(args.workload), **settings), args)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,14 @@ from core.calc.parallel import check_gpu_count
 from core.calc.performance.constants import FITTED
 from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
-from core.cli.common import add_recipe_arguments, add_serving_arguments, recipe_from, serving_from
+from core.cli.common import (
+    add_lora_arguments,
+    add_recipe_arguments,
+    add_serving_arguments,
+    recipe_from,
+    serving_from,
+    with_lora,
+)
 from core.cli.types import number, whole
 from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
@@ -34,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
+    add_lora_arguments(parser)
     parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
     parser.add_argument(
         "--interconnect",
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         "checkpointing": args.checkpointing,
         **recipe_from(args),
     }
-    workload = make_workload(find_preset(args.workload), **settings)
+    workload = with_lora(make_workload(find_preset(args.workload), **settings), args)
     if is_serving(workload):
         return _serve(args, gpu, workload)
     check_gpu_count(workload, args.count)

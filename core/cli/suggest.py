@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import get_args
 
-from core.cli.common import add_recipe_arguments, recipe_from
+from core.cli.common import add_lora_arguments, add_recipe_arguments, recipe_from, with_lora
 from core.cli.types import number, whole
 from core.models.build import MAX_GPUS
 from core.models.settings import CircuitId
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seq-len", type=whole(1, 100_000_000), help="tokens per sequence (default: preset's)"
     )
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
-    parser.add_argument("--lora-rank", type=whole(1, 4096))
+    add_lora_arguments(parser)
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
     parser.add_argument(
         "--new-only", action="store_true", help="new GPUs only (default: also used, where priced)"
@@ -72,9 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.no_checkpointing:
         recipe.pop("checkpointing", None)
     settings = recipe | {k: v for k, v in given.items() if v is not None}
-    if args.lora_rank is not None:
-        settings["lora"] = {"rank": args.lora_rank, "base_bits": 4 if args.task == "qlora" else 16}
-    workload = make_workload(preset, **settings)
+    workload = with_lora(make_workload(preset, **settings), args)
     request = SuggestRequest(
         budget_usd=args.budget,
         max_gpus=args.max_gpus,

@@ -274,6 +274,26 @@ class LoraSettings(Frozen):
     """Bits per base weight: 16 for LoRA, 4 (NF4 + double quantization) or 8 for QLoRA."""
 
 
+ALL_LINEAR: tuple[LoraTarget, ...] = ("q", "k", "v", "o", "gate", "up", "down")
+
+
+def default_lora(task: str) -> LoraSettings:
+    """The adapters a task starts from: LoRA rank 16 on q and v (the matrices Hu et al.
+    2021 adapt); QLoRA rank 64 on every linear layer over a 4-bit base (Dettmers et al.
+    2023 put adapters on all linear layers)."""
+    if task == "qlora":
+        return LoraSettings(rank=64, targets=ALL_LINEAR, base_bits=4)
+    return LoraSettings()
+
+
+def lora_for_task(lora: LoraSettings, task: str) -> LoraSettings:
+    """The same adapters with the base precision the task needs (QLoRA 4-bit, LoRA 16)."""
+    bits = (
+        lora.base_bits if task == "qlora" and lora.base_bits != 16 else default_lora(task).base_bits
+    )
+    return lora.model_copy(update={"base_bits": bits})
+
+
 class Serving(Frozen):
     """How a decoder LLM is served: engine, formats, lengths, concurrent streams, GPU split.
 
@@ -456,11 +476,7 @@ class Workload(Frozen):
         """LoRA settings with the task's defaults (QLoRA: NF4 base, all linear layers)."""
         if self.lora is not None:
             return self.lora
-        if self.task == "qlora":
-            return LoraSettings(
-                rank=64, targets=("q", "k", "v", "o", "gate", "up", "down"), base_bits=4
-            )
-        return LoraSettings()
+        return default_lora(self.task)
 
     @property
     def trainable_params(self) -> float:

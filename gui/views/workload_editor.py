@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from core.errors import RigForgeError
 from core.models.session import Session
 from core.models.workload import (
+    ALL_LINEAR,
     Architecture,
     Checkpointing,
     Engine,
@@ -32,6 +33,7 @@ from core.models.workload import (
     Stack,
     WeightsFormat,
     Workload,
+    lora_for_task,
 )
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
@@ -53,6 +55,24 @@ WEIGHTS = get_args(WeightsFormat)
 KV_FORMATS = get_args(KvFormat)
 SPLITS = get_args(Split)
 CUSTOM = "__custom__"
+LORA_TARGET_CHOICES: dict[str, tuple[str, ...]] = {
+    "q, v": ("q", "v"),
+    "q, k, v": ("q", "k", "v"),
+    "q, k, v, o": ("q", "k", "v", "o"),
+    "all linear": ALL_LINEAR,
+}
+
+
+def _targets_choice(targets: tuple[str, ...]) -> str:
+    """The targets combo's label for a set of adapted projections."""
+    for label, names in LORA_TARGET_CHOICES.items():
+        if set(names) == set(targets):
+            return label
+    return ", ".join(targets)
+
+
+def _targets_of(label: str) -> tuple[str, ...]:
+    return LORA_TARGET_CHOICES.get(label) or tuple(t.strip() for t in label.split(","))
 
 
 def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
@@ -136,6 +156,12 @@ class WorkloadEditorPanel(QWidget):
                 "Update each layer as soon as its gradients are ready, so the gradients of "
                 "the whole model are never in memory at once"
             )
+        )
+        self.lora_rank = spin_box(1, 4096, "LoRA/QLoRA adapter rank r", suffix=" rank")
+        self.lora_targets = _combo(
+            tuple(LORA_TARGET_CHOICES),
+            "Projections that get adapters: the attention's q and v (LoRA's usual), all four "
+            "attention projections, or every linear layer (QLoRA's usual)",
         )
         self.chunked_loss = QCheckBox("chunked loss")
         self.chunked_loss.setToolTip(
@@ -225,6 +251,10 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.checkpointing)
         run.addRow("Optimizer / ckpt", pair)
         pair = QHBoxLayout()
+        pair.addWidget(self.lora_rank)
+        pair.addWidget(self.lora_targets)
+        run.addRow("LoRA", pair)
+        pair = QHBoxLayout()
         pair.addWidget(self.master_weights)
         pair.addWidget(self.offload_mode)
         run.addRow("Master / offload", pair)
@@ -299,6 +329,10 @@ class WorkloadEditorPanel(QWidget):
             lambda on: self._edit("optimizer_in_backward", on)
         )
         self.chunked_loss.toggled.connect(lambda on: self._edit("chunked_loss", on))
+        self.lora_rank.valueChanged.connect(lambda v: self._edit_lora(rank=v))
+        self.lora_targets.activated.connect(
+            lambda _i: self._edit_lora(targets=_targets_of(self.lora_targets.currentText()))
+        )
         self.dataset.valueChanged.connect(lambda v: self._edit("dataset_samples", v or None))
         self.bytes_per_sample.valueChanged.connect(
             lambda v: self._edit("bytes_per_sample", v or None)
@@ -353,6 +387,8 @@ class WorkloadEditorPanel(QWidget):
             (self.offload_mode, w.offload),
             (self.optimizer_in_backward, w.optimizer_in_backward),
             (self.chunked_loss, w.chunked_loss),
+            (self.lora_rank, w.lora_settings.rank),
+            (self.lora_targets, _targets_choice(w.lora_settings.targets)),
             (self.parallelism, w.parallelism),
             (self.target_kind, target_kind),
             (self.batch, w.batch_size),
@@ -368,6 +404,9 @@ class WorkloadEditorPanel(QWidget):
             (self.custom_vocab, (sizes and sizes.vocab_size) or 256),
             (self.preset, None),
         ]
+        label = _targets_choice(w.lora_settings.targets)
+        if self.lora_targets.findText(label) < 0:
+            self.lora_targets.addItem(label)
         for widget, value in widgets:
             blocked = widget.blockSignals(True)
             if widget is self.preset:
@@ -422,6 +461,8 @@ class WorkloadEditorPanel(QWidget):
             self.offload_mode,
         ):
             widget.setEnabled(training)
+        for widget in (self.lora_rank, self.lora_targets):
+            widget.setEnabled(w.task in ("lora", "qlora"))
         arch = w.architecture
         self.chunked_loss.setEnabled(
             training and arch.is_transformer and arch.lm_head and bool(arch.vocab_size)
@@ -469,9 +510,20 @@ class WorkloadEditorPanel(QWidget):
     # -- widgets -> intents ---------------------------------------------------------------
 
     def _edit(self, field: str, value: Any) -> None:
+        changes: dict[str, Any] = {field: value}
+        current = self._workload()
+        if field == "task" and current.lora is not None:
+            # the adapters stay; the base precision follows the task (QLoRA 4-bit)
+            changes["lora"] = lora_for_task(current.lora, str(value)).model_dump()
         error = self._vm.edit_workload(
-            f"Set {field.replace('_', ' ')} to {value}", {field: value}, f"workload.{field}"
+            f"Set {field.replace('_', ' ')} to {value}", changes, f"workload.{field}"
         )
+        if error is not None:
+            self._on_view_model_workload_changed(self._workload())
+
+    def _edit_lora(self, **update: Any) -> None:
+        lora = {**self._workload().lora_settings.model_dump(), **update}
+        error = self._vm.edit_workload("Set LoRA adapters", {"lora": lora}, "workload.lora")
         if error is not None:
             self._on_view_model_workload_changed(self._workload())
 

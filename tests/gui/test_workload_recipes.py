@@ -203,3 +203,37 @@ def test_chunked_loss_needs_less_vram_and_only_applies_to_llms(window: MainWindo
     editor.preset.setCurrentIndex(editor.preset.findData("resnet50-v1.5"))
     editor.preset.activated.emit(editor.preset.currentIndex())
     assert not editor.chunked_loss.isEnabled()
+
+
+def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
+    _train_llama_2_7b(window)
+    editor = window.workload_editor
+    assert not editor.lora_rank.isEnabled()  # full training has no adapters
+    _choose(editor.task, "lora")
+    assert editor.lora_rank.isEnabled() and editor.lora_targets.isEnabled()
+    assert (editor.lora_rank.value(), editor.lora_targets.currentText()) == (16, "q, v")
+    editor.lora_rank.setValue(64)
+    _choose(editor.lora_targets, "all linear")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.lora is not None
+    assert workload.lora.rank == 64
+    assert set(workload.lora.targets) == {"q", "k", "v", "o", "gate", "up", "down"}
+    # Llama-2 7B, rank 64 on every linear layer: 32 x 64 x (4 x (4096 + 4096) +
+    # 3 x (4096 + 11008)) = 159,907,840 adapter weights
+    assert workload.trainable_params == 159_907_840
+    # QLoRA keeps the adapters and quantises the base
+    _choose(editor.task, "qlora")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.task == "qlora" and workload.lora is not None
+    assert (workload.lora.rank, workload.lora.base_bits) == (64, 4)
+    _choose(editor.task, "lora")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.lora is not None and workload.lora.base_bits == 16
+    # the two task edits in a row undo as one step: back to LoRA with the adapters
+    # picked before them, and the editor shows them
+    window.undo_action.trigger()
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.task == "lora" and workload.lora is not None
+    assert workload.lora.rank == 64 and editor.lora_targets.currentText() == "all linear"
+    window.undo_action.trigger()  # the targets
+    assert editor.lora_targets.currentText() == "q, v"
