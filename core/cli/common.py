@@ -129,7 +129,7 @@ def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.optimizer_in_backward:
         fields["optimizer_in_backward"] = True
-    if getattr(args, "chunked_loss", False):
+    if args.chunked_loss:
         fields["chunked_loss"] = True
     return {k: v for k, v in fields.items() if v is not None}
 
@@ -150,7 +150,7 @@ def lora_targets(text: str) -> tuple[str, ...]:
 
 
 def add_lora_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--lora-rank`` and ``--lora-targets`` (``lora_from``)."""
+    """``--lora-rank`` and ``--lora-targets`` (``with_lora``)."""
     from core.cli.types import whole
 
     parser.add_argument(
@@ -164,31 +164,21 @@ def add_lora_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def lora_from(args: argparse.Namespace, task: str) -> dict[str, Any] | None:
-    """The ``lora`` field from ``--lora-rank``/``--lora-targets`` over the task's default
-    adapters, or ``None`` when neither is given."""
-    from core.models.workload import default_lora
+def with_lora(workload: Any, args: argparse.Namespace) -> Any:
+    """``workload`` with the adapters ``--lora-rank``/``--lora-targets`` ask for, over the
+    task's default adapters (unchanged when neither is given)."""
+    from core.models.workload import Workload, default_lora
 
-    rank, targets = getattr(args, "lora_rank", None), getattr(args, "lora_targets", None)
-    if rank is None and targets is None:
-        return None
-    if task not in ("lora", "qlora"):
+    if args.lora_rank is None and args.lora_targets is None:
+        return workload
+    if workload.task not in ("lora", "qlora"):
         raise RigForgeError("--lora-rank and --lora-targets apply to --task lora or qlora")
-    base = default_lora(task)
-    return {
-        "rank": rank or base.rank,
-        "targets": targets or base.targets,
+    base = default_lora(workload.task)
+    lora = {
+        "rank": args.lora_rank or base.rank,
+        "targets": args.lora_targets or base.targets,
         "base_bits": base.base_bits,
     }
-
-
-def with_lora(workload: Any, args: argparse.Namespace) -> Any:
-    """``workload`` with the adapters ``--lora-rank``/``--lora-targets`` ask for."""
-    from core.models.workload import Workload
-
-    lora = lora_from(args, workload.task)
-    if lora is None:
-        return workload
     try:
         return Workload.model_validate({**dict(workload), "lora": lora})
     except ValidationError as error:

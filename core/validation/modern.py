@@ -400,23 +400,15 @@ def memory_workload(row: Row) -> Workload | str:
         settings["precision"] = "int4"
         weights = "nf4-dq" if "nf4-dq" in quant else "nf4"
         settings["serving"] = {"engine": "transformers", "weights": weights}
-    checkpointing = row.get("checkpointing")
-    if checkpointing in ("none", "selective", "op", "full") and task != "inference":
-        settings["checkpointing"] = checkpointing
     if "offloaded gradient checkpointing" in method:
         settings["offload"] = "activations"
     if "unsloth" in method:
         settings["stack"] = "unsloth"
     elif "hugging face" in method or "litgpt" in method:
         settings["stack"] = "pytorch"  # PyTorch 2 with scaled_dot_product_attention
-    parallelism = row.get("parallelism").lower()
-    if parallelism in ("fsdp", "zero1", "zero2", "zero3"):
-        settings["parallelism"] = parallelism
-    elif "fsdp" in method:
+    if "fsdp" in method:
         settings["parallelism"] = "fsdp"
-    optimizer = row.get("optimizer")
-    if optimizer and task != "inference":
-        settings["optimizer"] = optimizer
+    # checkpointing, parallelism, optimizer and the rest from the row's recipe columns
     settings |= recipe_columns(row, task)
     try:
         return make_workload(preset, **settings)
