@@ -18,3 +18,14 @@ def check_gpu_count(workload: Workload, gpu_count: int) -> None:
         raise InvalidWorkload(
             f"{gpu_count} GPUs do not split into tensor-parallel groups of {workload.tp_degree}"
         )
+    split = workload.tp_degree * workload.pp_degree
+    if workload.pp_degree > 1 and split > gpu_count:
+        raise InvalidWorkload(
+            f"tensor parallel {workload.tp_degree} x pipeline parallel {workload.pp_degree} "
+            f"needs {split} GPUs; the build has {gpu_count}"
+        )
+    if workload.pp_degree > 1 and gpu_count % split:
+        raise InvalidWorkload(
+            f"{gpu_count} GPUs do not split into model-parallel groups of {split} "
+            f"(tensor {workload.tp_degree} x pipeline {workload.pp_degree})"
+        )

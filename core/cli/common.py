@@ -120,6 +120,42 @@ def add_recipe_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--tp``, ``--pp``, ``--virtual-stages`` and ``--grad-accum`` (``parallel_from``)."""
+    from core.cli.types import whole
+
+    parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
+    parser.add_argument(
+        "--pp",
+        type=whole(1, 1024),
+        help="pipeline parallel stages (training): each GPU of a pipeline holds 1/PP of the layers",
+    )
+    parser.add_argument(
+        "--virtual-stages",
+        type=whole(1, 256),
+        metavar="V",
+        help="model chunks per pipeline GPU (interleaved schedule): the bubble shrinks V times",
+    )
+    parser.add_argument(
+        "--grad-accum",
+        type=whole(1, 100_000),
+        metavar="M",
+        help="micro-batches per optimizer step (gradient accumulation; a pipeline's "
+        "bubble is spread over them)",
+    )
+
+
+def parallel_from(args: argparse.Namespace) -> dict[str, Any]:
+    """Workload fields from the parallel options (only those given)."""
+    fields = {
+        "tp_degree": args.tp,
+        "pp_degree": args.pp,
+        "pp_virtual_stages": args.virtual_stages,
+        "grad_accum_steps": args.grad_accum,
+    }
+    return {k: v for k, v in fields.items() if v is not None}
+
+
 def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
     """Workload fields from the recipe options (only those given)."""
     fields: dict[str, Any] = {

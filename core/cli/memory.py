@@ -10,8 +10,10 @@ from core.calc.inference import is_serving
 from core.calc.memory import estimate_vram
 from core.cli.common import (
     add_lora_arguments,
+    add_parallel_arguments,
     add_recipe_arguments,
     add_serving_arguments,
+    parallel_from,
     recipe_from,
     serving_from,
     with_lora,
@@ -38,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--checkpointing", choices=get_args(Checkpointing))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
-    parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
+    add_parallel_arguments(parser)
     add_lora_arguments(parser)
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
@@ -68,7 +70,7 @@ def _workload(args: argparse.Namespace) -> Any:
         "optimizer": args.optimizer,
         "checkpointing": args.checkpointing,
         "parallelism": args.parallelism,
-        "tp_degree": args.tp,
+        **parallel_from(args),
         **recipe_from(args),
     }
     if args.workload.endswith(".json"):

@@ -13,8 +13,10 @@ from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
 from core.cli.common import (
     add_lora_arguments,
+    add_parallel_arguments,
     add_recipe_arguments,
     add_serving_arguments,
+    parallel_from,
     recipe_from,
     serving_from,
     with_lora,
@@ -42,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
     add_lora_arguments(parser)
-    parser.add_argument("--tp", type=whole(1, 1024), help="tensor parallel degree")
+    add_parallel_arguments(parser)
     parser.add_argument(
         "--interconnect",
         choices=("nvlink", "pcie", "host"),
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         "task": args.task,
         "optimizer": args.optimizer,
         "parallelism": args.parallelism,
-        "tp_degree": args.tp,
+        **parallel_from(args),
         "checkpointing": args.checkpointing,
         **recipe_from(args),
     }

@@ -30,6 +30,7 @@ BottleneckCode = Literal[
     "recurrent_bound",
     "launch_overhead",
     "recompute",
+    "pipeline_bubble",
     "offload",
     "optimizer_step",
     "data_loading",
@@ -87,6 +88,10 @@ class WorkProfile(Frozen):
     grad_bytes_per_param: Positive = 4.0
     parallelism: RunParallelism = "data"
     tp_degree: Annotated[int, Field(ge=1)] = 1
+    pp_degree: Annotated[int, Field(ge=1)] = 1
+    """Pipeline stages (training): each GPU runs 1/``pp_degree`` of the layers."""
+    pp_virtual_stages: Annotated[int, Field(ge=1)] = 1
+    """Model chunks per pipeline GPU (interleaved 1F1B)."""
     hidden_size: Annotated[int, Field(ge=1)] | None = None
     gemm_width: Annotated[int, Field(ge=1)] | None = None
     """Narrowest inner (K) dimension of the model's large GEMMs: the hidden size of a
@@ -177,6 +182,9 @@ class StepBreakdown(Frozen):
     offload_s: NonNeg = 0.0
     """PCIe time of offloaded activations and optimizer state not hidden by compute, and
     the CPU's step of an offloaded optimizer."""
+    pipeline_bubble_s: NonNeg = 0.0
+    """Pipeline parallelism: the time each stage waits while the pipeline fills and
+    drains, spread over the step's micro-batches."""
     data_loading_exposed_s: NonNeg
     host_to_device_exposed_s: NonNeg
     communication_exposed_s: NonNeg

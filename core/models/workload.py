@@ -365,6 +365,13 @@ class Workload(Frozen):
     checkpointing: Checkpointing = "none"
     parallelism: Parallelism = "data"
     tp_degree: Annotated[int, Field(ge=1, le=1024)] = 1
+    pp_degree: Annotated[int, Field(ge=1, le=1024)] = 1
+    """Pipeline-parallel stages: each GPU of a pipeline holds 1/``pp_degree`` of the
+    layers, and the micro-batches of a step (``grad_accum_steps``) flow through them
+    (training only; 1F1B schedule, Narayanan et al. 2021)."""
+    pp_virtual_stages: Annotated[int, Field(ge=1, le=256)] = 1
+    """Model chunks per pipeline GPU (Megatron's interleaved schedule, "VP"): the
+    pipeline bubble shrinks by this factor."""
     cpu_offload: bool = False
     """ZeRO-Offload of optimizer state and (ZeRO-3/FSDP) parameters; see ``offload``."""
     grad_accum_steps: Annotated[int, Field(ge=1, le=100_000)] = 1
@@ -411,6 +418,25 @@ class Workload(Frozen):
             raise ValueError(
                 "independent experiments run one job per GPU; tensor parallel needs communication"
             )
+        if self.pp_degree > 1 and not self.trains:
+            raise ValueError(
+                "pipeline parallelism is modelled for training; inference splits layers "
+                "with the engine's split setting"
+            )
+        if self.pp_degree > 1 and self.parallelism in ("independent", "zero3", "fsdp"):
+            raise ValueError(
+                f"pipeline parallelism runs with data parallelism or ZeRO-1/2, "
+                f"not {self.parallelism}"
+            )
+        if self.pp_degree > 1 and not arch.layers:
+            raise ValueError("pipeline parallelism is modelled for transformer layers only")
+        if arch.layers and self.pp_degree * self.pp_virtual_stages > arch.layers:
+            raise ValueError(
+                f"{self.pp_degree} pipeline stages x {self.pp_virtual_stages} virtual stages "
+                f"exceed the model's {arch.layers} layers"
+            )
+        if self.pp_virtual_stages > 1 and self.pp_degree == 1:
+            raise ValueError("virtual pipeline stages need a pipeline-parallel degree above 1")
         if self.tp_degree > 1 and not arch.is_transformer:
             raise ValueError("tensor parallelism is modelled for transformer layers only")
         if self.tp_degree > 1 and arch.heads and arch.heads % self.tp_degree:

@@ -29,6 +29,7 @@ _BOTTLENECK = {
     "recurrent_bound": "recurrent cells re-reading their weights",
     "launch_overhead": "host dispatch (kernels shorter than their launches)",
     "recompute": "activation checkpointing's recomputed forward",
+    "pipeline_bubble": "pipeline bubble (stages idle while the pipeline fills and drains)",
     "offload": "offloaded activations and optimizer state (PCIe copies, the CPU's optimizer step)",
     "optimizer_step": "optimizer step (memory bound)",
     "data_loading": "CPU data loading",
@@ -65,7 +66,8 @@ def result_lines(r: ThroughputResult) -> list[str]:
         f"step: {b.step_s * 1e3:.1f} ms = matmul {b.matmul_s * 1e3:.1f} + attention "
         f"{b.attention_s * 1e3:.1f} + recurrent {b.recurrent_s * 1e3:.1f} + memory-bound "
         f"{b.memory_bound_s * 1e3:.1f} + dispatch {b.launch_overhead_s * 1e3:.1f} + "
-        f"recompute {b.recompute_s * 1e3:.1f} + offload {b.offload_s * 1e3:.1f} + data "
+        f"recompute {b.recompute_s * 1e3:.1f} + pipeline bubble "
+        f"{b.pipeline_bubble_s * 1e3:.1f} + offload {b.offload_s * 1e3:.1f} + data "
         f"{b.data_loading_exposed_s * 1e3:.1f} + host-to-device "
         f"{b.host_to_device_exposed_s * 1e3:.1f} + communication "
         f"{b.communication_exposed_s * 1e3:.1f} ms",

@@ -20,7 +20,7 @@ import re
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from core.calc.memory.components import FRAMEWORK_GIB
 from core.calc.memory.vram import vram_breakdown
@@ -169,23 +169,45 @@ def _int(text: str) -> int | None:
         return None
 
 
+class ModelParallel(NamedTuple):
+    tp: int = 1
+    pp: int = 1
+    vp: int = 1
+    cp: int = 1
+
+
+def model_parallel_of(row: Row) -> ModelParallel:
+    """Megatron's parallel layout as a NeMo / Megatron-Bridge / DGX Cloud row states it
+    ("TP4 PP4 CP1 VP5"; "n/a" or absent = 1)."""
+    text = f"{row.get('notes')} {row.get('table_section')}"
+    found: dict[str, int] = {}
+    for name, value in re.findall(r"\b(TP|PP|VP|CP)\s?(\d+)\b", text):
+        found.setdefault(name.lower(), max(1, int(value)))
+    return ModelParallel(**found)
+
+
 def accumulation_steps(row: Row) -> int:
-    """Micro-batches per optimizer step: as the row states it (``N accumulation steps``,
-    ``GA N``), else the global over the micro-batch size times the data-parallel width the
-    model sees (every GPU: tensor and pipeline parallelism are not modelled), e.g. NeMo's
-    "GBS 32, MBS 1" on 8 GPUs = 4."""
+    """Micro-batches per optimizer step that each GPU's pipeline runs: as the row states
+    it (``N accumulation steps``, ``GA N``), else the global over the micro-batch size
+    times the data-parallel width, e.g. NeMo's "GBS 32, MBS 1" on 8 GPUs = 4, and with
+    "TP4 PP4" on 32 GPUs (data-parallel 2) = 16.
+
+    Context parallelism (``CP``) splits each sequence over its ranks; the model runs
+    those ranks as data parallel, so a step's sequences per GPU stay right with the
+    micro-batches divided by CP."""
     text = f"{row.get('notes')} {row.get('table_section')}".lower()
+    layout = model_parallel_of(row)
     stated = re.search(
         r"(\d+) accumulation steps|\bga (\d+)\b|gradient_accumulation_steps (\d+)", text
     )
     if stated:
-        return int(next(g for g in stated.groups() if g))
-    sizes = re.search(r"\bgbs (\d+), mbs (\d+)\b", text)
+        return max(1, int(next(g for g in stated.groups() if g)) // layout.cp)
+    gbs, mbs = re.search(r"\bgbs (\d+)\b", text), re.search(r"\bmbs (\d+)\b", text)
     count = _int(row.get("gpu_count")) or 1
-    if sizes:
-        per_step = int(sizes.group(2)) * count
-        if per_step and int(sizes.group(1)) % per_step == 0:
-            return max(1, int(sizes.group(1)) // per_step)
+    if gbs and mbs:
+        per_step = int(mbs.group(1)) * (count // (layout.tp * layout.pp) or 1)
+        if per_step and int(gbs.group(1)) % per_step == 0:
+            return max(1, int(gbs.group(1)) // per_step)
     return 1
 
 
@@ -255,6 +277,12 @@ def row_workload(row: Row, kind: Kind) -> Workload | str:
         steps = accumulation_steps(row)
         if steps > 1:
             settings["grad_accum_steps"] = steps
+        layout = model_parallel_of(row)
+        if layout.tp > 1:
+            settings["tp_degree"] = layout.tp
+        if layout.pp > 1:
+            settings["pp_degree"] = layout.pp
+            settings["pp_virtual_stages"] = layout.vp
     settings |= recipe_columns(row, settings["task"])
     try:
         return make_workload(preset, **settings)

@@ -19,8 +19,9 @@ SERIES_COLOURS = (
     "#9c755f",
     "#ff9da7",
     "#bab0ac",
+    "#1f5f5b",
 )
-"""Tableau 10: one colour for each of the step-time chart's ten parts."""
+"""Tableau 10 and a dark teal: one colour for each of the step-time chart's eleven parts."""
 THEMES = {
     "light": {"background": "#ffffff", "foreground": "#303030", "limit": "#c0392b"},
     "dark": {"background": "#1e1f22", "foreground": "#d8d8d8", "limit": "#ff6b5b"},

@@ -16,6 +16,7 @@ STEP_PARTS = (
     ("memory_bound_s", "memory-bound"),
     ("launch_overhead_s", "host dispatch"),
     ("recompute_s", "recompute"),
+    ("pipeline_bubble_s", "pipeline bubble"),
     ("offload_s", "offload"),
     ("data_loading_exposed_s", "data loading"),
     ("host_to_device_exposed_s", "host→GPU"),

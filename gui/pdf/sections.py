@@ -111,6 +111,15 @@ def _count(value: float | None) -> str:
     return f"{value:,.0f}"
 
 
+def _parallel_text(w: Workload) -> str:
+    """ "data, TP 4, PP 4 x 5 chunks"."""
+    text = w.parallelism + (f", TP {w.tp_degree}" if w.tp_degree > 1 else "")
+    if w.pp_degree > 1:
+        chunks = f" x {w.pp_virtual_stages} chunks" if w.pp_virtual_stages > 1 else ""
+        text += f", PP {w.pp_degree}{chunks}"
+    return text
+
+
 def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
     if w is None:
         return para("No workload: memory, throughput and cost per throughput are not estimated.")
@@ -155,7 +164,7 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
         ("Batch per GPU", f"{w.batch_size}"),
         ("Sequence length", str(w.seq_len or a.default_seq_len or "n/a")),
         ("Optimizer", w.optimizer),
-        ("Parallelism", f"{w.parallelism}" + (f", TP {w.tp_degree}" if w.tp_degree > 1 else "")),
+        ("Parallelism", _parallel_text(w)),
         ("Software stack", w.stack),
         ("Activation checkpointing", w.checkpointing),
         (

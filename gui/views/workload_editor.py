@@ -145,6 +145,27 @@ class WorkloadEditorPanel(QWidget):
         self.checkpointing = _combo(CHECKPOINTING, "Activation (gradient) checkpointing")
         self.parallelism = _combo(PARALLELISM, "How the GPUs share the work")
         self.tp_degree = spin_box(1, 64, "Tensor-parallel degree")
+        self.pp_degree = spin_box(
+            1,
+            64,
+            "Pipeline-parallel stages: each GPU of a pipeline holds that share of the layers; "
+            "the stages wait while the pipeline fills and drains (the pipeline bubble)",
+            suffix=" stages",
+        )
+        self.pp_virtual_stages = spin_box(
+            1,
+            64,
+            "Model chunks per pipeline GPU (interleaved schedule, Megatron's virtual "
+            "pipeline): the bubble shrinks by this factor",
+            suffix=" chunks",
+        )
+        self.grad_accum = spin_box(
+            1,
+            100_000,
+            "Micro-batches per optimizer step (gradient accumulation): gradients are "
+            "exchanged once per step, and a pipeline's bubble is spread over them",
+            suffix=" micro-batches",
+        )
         self.master_weights = _combo(
             MASTER_WEIGHTS,
             "fp32: keep an fp32 copy of the weights for the optimizer (usual mixed precision); "
@@ -263,6 +284,11 @@ class WorkloadEditorPanel(QWidget):
         pair.addWidget(self.tp_degree)
         run.addRow("Parallel / TP", pair)
         pair = QHBoxLayout()
+        pair.addWidget(self.pp_degree)
+        pair.addWidget(self.pp_virtual_stages)
+        pair.addWidget(self.grad_accum)
+        run.addRow("Pipeline / step", pair)
+        pair = QHBoxLayout()
         pair.addWidget(self.optimizer_in_backward)
         pair.addWidget(self.chunked_loss)
         pair.addWidget(self.offload)
@@ -324,6 +350,9 @@ class WorkloadEditorPanel(QWidget):
         self.batch.valueChanged.connect(lambda v: self._edit("batch_size", v))
         self.seq_len.valueChanged.connect(lambda v: self._edit("seq_len", v or None))
         self.tp_degree.valueChanged.connect(lambda v: self._edit("tp_degree", v))
+        self.pp_degree.valueChanged.connect(self._on_pp_changed)
+        self.pp_virtual_stages.valueChanged.connect(lambda v: self._edit("pp_virtual_stages", v))
+        self.grad_accum.valueChanged.connect(lambda v: self._edit("grad_accum_steps", v))
         self.offload.toggled.connect(lambda on: self._edit("cpu_offload", on))
         self.optimizer_in_backward.toggled.connect(
             lambda on: self._edit("optimizer_in_backward", on)
@@ -394,6 +423,9 @@ class WorkloadEditorPanel(QWidget):
             (self.batch, w.batch_size),
             (self.seq_len, w.seq_len or 0),
             (self.tp_degree, w.tp_degree),
+            (self.pp_degree, w.pp_degree),
+            (self.pp_virtual_stages, w.pp_virtual_stages),
+            (self.grad_accum, w.grad_accum_steps),
             (self.offload, w.cpu_offload),
             (self.dataset, w.dataset_samples or 0),
             (self.bytes_per_sample, w.bytes_per_sample or 0.0),
@@ -459,8 +491,11 @@ class WorkloadEditorPanel(QWidget):
             self.master_weights,
             self.optimizer_in_backward,
             self.offload_mode,
+            self.pp_degree,
+            self.grad_accum,
         ):
             widget.setEnabled(training)
+        self.pp_virtual_stages.setEnabled(training and w.pp_degree > 1)
         for widget in (self.lora_rank, self.lora_targets):
             widget.setEnabled(w.task in ("lora", "qlora"))
         arch = w.architecture
@@ -517,6 +552,17 @@ class WorkloadEditorPanel(QWidget):
             changes["lora"] = lora_for_task(current.lora, str(value)).model_dump()
         error = self._vm.edit_workload(
             f"Set {field.replace('_', ' ')} to {value}", changes, f"workload.{field}"
+        )
+        if error is not None:
+            self._on_view_model_workload_changed(self._workload())
+
+    def _on_pp_changed(self, stages: int) -> None:
+        """One stage has no virtual chunks: going back to 1 resets them in the same edit."""
+        changes: dict[str, Any] = {"pp_degree": stages}
+        if stages == 1:
+            changes["pp_virtual_stages"] = 1
+        error = self._vm.edit_workload(
+            f"Set pipeline stages to {stages}", changes, "workload.pp_degree"
         )
         if error is not None:
             self._on_view_model_workload_changed(self._workload())

@@ -237,3 +237,29 @@ def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
     assert workload.lora.rank == 64 and editor.lora_targets.currentText() == "all linear"
     window.undo_action.trigger()  # the targets
     assert editor.lora_targets.currentText() == "q, v"
+
+
+def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: MainWindow) -> None:
+    _train_llama_2_7b(window)
+    editor = window.workload_editor
+    assert editor.pp_degree.isEnabled() and not editor.pp_virtual_stages.isEnabled()
+    editor.grad_accum.setValue(8)
+    editor.pp_degree.setValue(2)
+    assert editor.pp_virtual_stages.isEnabled()
+    editor.pp_virtual_stages.setValue(4)
+    workload = window.session_view_model.workload
+    assert workload is not None
+    assert (workload.pp_degree, workload.pp_virtual_stages, workload.grad_accum_steps) == (2, 4, 8)
+    # one stage has no chunks: both go back in one edit, and one undo restores both
+    editor.pp_degree.setValue(1)
+    workload = window.session_view_model.workload
+    assert workload is not None and (workload.pp_degree, workload.pp_virtual_stages) == (1, 1)
+    window.undo_action.trigger()
+    workload = window.session_view_model.workload
+    assert workload is not None and (workload.pp_degree, workload.pp_virtual_stages) == (2, 4)
+    assert (editor.pp_degree.value(), editor.pp_virtual_stages.value()) == (2, 4)
+    # 32 layers cannot make 2 stages of 32 chunks: refused, and the box shows what holds
+    editor.pp_virtual_stages.setValue(32)
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.pp_virtual_stages == 4
+    assert editor.pp_virtual_stages.value() == 4

@@ -236,6 +236,11 @@ def _training_row(section: str, notes: str = "", count: str = "8", model: str = 
         ("GBS 128, MBS 2, FSDP 0, TP1 PP1 CP1, GA 8", "", "8", 8),
         ("GBS 100, MBS 1", "", "8", 1),  # not a whole number of micro-batches: unknown, 1
         ("no batch sizes given", "", "8", 1),
+        # model parallel: data-parallel width 32 / (TP4 x PP4) = 2, so 32 / (1 x 2) = 16
+        ("SFT, TP4 PP4 CP1 VP5", "GBS 32, MBS 1, seq 4096", "32", 16),
+        ("", "TP4 PP4 VP5 DP2, MBS 1, GBS 32, seq 4096", "32", 16),  # either order
+        # a stated GA is per data-parallel rank; CP2 runs as data parallel: 64 / 2 = 32
+        ("", "TP4 PP4 CP2 DP2 VP5; GA 64", "64", 32),
     ],
 )
 def test_accumulation_is_read_from_the_row(
@@ -243,6 +248,21 @@ def test_accumulation_is_read_from_the_row(
 ) -> None:
     """Micro-batches per optimizer step: as stated, else global batch / (micro-batch x GPUs)."""
     assert accumulation_steps(_training_row(section, notes, count)) == steps
+
+
+def test_megatron_layout_is_read_from_the_row() -> None:
+    """NeMo's "TP4 PP4 CP1 VP5" becomes the workload's tensor- and pipeline-parallel
+    degrees and virtual stages; "VP n/a" and absent names stay 1."""
+    row = _training_row(
+        "LLAMA2-70B, TP4 PP4 CP1 VP5, GBS 32, MBS 1", count="32", model="LLAMA2-70B"
+    )
+    workload = row_workload(row, "training")
+    assert not isinstance(workload, str), workload
+    assert (workload.tp_degree, workload.pp_degree, workload.pp_virtual_stages) == (4, 4, 5)
+    assert workload.grad_accum_steps == 16
+    plain = row_workload(_training_row("TP1 PP1 CP1 VP n/a, GBS 128, MBS 2"), "training")
+    assert not isinstance(plain, str)
+    assert (plain.tp_degree, plain.pp_degree, plain.pp_virtual_stages) == (1, 1, 1)
 
 
 def test_fine_tuning_rows_keep_the_precision_their_table_states() -> None:

@@ -89,7 +89,7 @@ def act_bytes(workload: Workload) -> float:
 def data_parallel_degree(workload: Workload, gpu_count: int) -> int:
     if workload.parallelism == "independent":
         return 1
-    return gpu_count // workload.tp_degree
+    return gpu_count // (workload.tp_degree * workload.pp_degree)
 
 
 def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
@@ -97,12 +97,13 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
 
     Source: ZeRO (arXiv:1910.02054) §5, Table 1: Pos divides optimizer state by Nd,
     Pos+g also gradients, Pos+g+p also parameters (FSDP full shard = ZeRO-3);
-    tensor parallelism divides all by t (Megatron-LM, Shoeybi et al. 2019).
+    tensor parallelism divides all by t (Megatron-LM, Shoeybi et al. 2019), pipeline
+    parallelism by its stages (each holds 1/p of the layers; Narayanan et al. 2021).
     CPU offload moves optimizer state (and with ZeRO-2/3 gradients, with ZeRO-3
     parameters) to host memory (ZeRO-Offload, Ren et al. 2021).
     """
     arch, task = workload.architecture, workload.task
-    p_total, t = float(arch.params_total), workload.tp_degree
+    p_total, t = float(arch.params_total), workload.tp_degree * workload.pp_degree
     dp = data_parallel_degree(workload, gpu_count)
     mixed = workload.precision in _MIXED
     if task == "training":
@@ -270,17 +271,19 @@ def activation_bytes(workload: Workload) -> float:
             # the layer checkpoints wait in host RAM (host_ram_bytes); the GPU holds the
             # layer being recomputed and the checkpoint in flight
             full_layer = _unchecked_layer_bytes(workload)
-            return 2.0 * by * s * b * h / workload.tp_degree + full_layer + logits
-        if workload.checkpointing == "full":
+            body = 2.0 * by * s * b * h / workload.tp_degree + full_layer
+        elif workload.checkpointing == "full":
             full_layer = _unchecked_layer_bytes(workload)
-            return layers * by * s * b * h + full_layer + logits
-        if workload.checkpointing == "op":
+            body = layers * by * s * b * h + full_layer
+        elif workload.checkpointing == "op":
             # every block keeps its input, the attention output and every other product's
             # output; the backward recomputes the rest of one block at a time
             kept = by * s * b * checkpoint.saved_values_per_token(arch, workload.tp_degree)
             full_layer = _unchecked_layer_bytes(workload)
-            return layers * kept + max(0.0, full_layer - kept) + logits
-        return layers * layer + logits
+            body = layers * kept + max(0.0, full_layer - kept)
+        else:
+            body = layers * layer
+        return pipeline_peak(workload.pp_degree, body, logits)
     saved = arch.saved_activation_bytes_per_sample_fp32
     if saved is not None and workload.trains and workload.checkpointing == "none":
         # counted fp32 bytes; 16-bit compute keeps them in 2 bytes (see act_bytes)
@@ -293,6 +296,18 @@ def activation_bytes(workload: Workload) -> float:
     if workload.checkpointing != "none":
         raise InvalidWorkload("gradient checkpointing is modelled for transformer layers only")
     return elements * _input_scale(workload) * by * b
+
+
+def pipeline_peak(stages: int, body: float, logits: float) -> float:
+    """The fullest GPU of a pipeline: under 1F1B the first stage holds up to ``stages``
+    micro-batches in flight (Narayanan et al. 2021 §2.2), each over its 1/``stages`` of
+    the layers, so the layer activations of one whole micro-batch (``body``); the last
+    stage holds one micro-batch over its layers plus the logits. Without a pipeline,
+    both on the one GPU. The interleaved schedule's few extra in-flight micro-batches on
+    the first stage are not counted."""
+    if stages <= 1:
+        return body + logits
+    return max(body, body / stages + logits)
 
 
 def _input_scale(workload: Workload) -> float:

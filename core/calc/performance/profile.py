@@ -180,6 +180,8 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         grad_bytes_per_param=4.0,
         parallelism=workload.parallelism,
         tp_degree=workload.tp_degree,
+        pp_degree=workload.pp_degree,
+        pp_virtual_stages=workload.pp_virtual_stages,
         hidden_size=arch.hidden_size,
         gemm_width=gemm_width,
         tokens_per_sample=gemm_rows,
@@ -215,20 +217,22 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
 def _dequant_bytes(workload: Workload) -> float:
     """QLoRA's base weights outside the embeddings (which stay 16-bit), read packed
     (NF4 with double quantisation 4.127 bits, Dettmers et al. 2023 §3, or 8 bits) and
-    written as 16-bit for the product (bitsandbytes ``dequantize_4bit``)."""
+    written as 16-bit for the product (bitsandbytes ``dequantize_4bit``): the whole
+    model's, as every device term; tensor and pipeline parallelism split it with them."""
     if workload.task != "qlora":
         return 0.0
     arch = workload.architecture
     bits = 8.0 if workload.lora is not None and workload.lora.base_bits == 8 else NF4_DQ_BITS
     dense = float(arch.params_total - arch.embedding_params)
-    return dense * (bits / 8.0 + 2.0) / workload.tp_degree
+    return dense * (bits / 8.0 + 2.0)
 
 
 def _offload_bytes(workload: Workload) -> float:
     """Bytes each way over PCIe per step: the layer checkpoints when activations are
     offloaded (each layer's input, Korthikanti et al. 2022 Table 2: s·b·h values), and the
     16-bit gradients out and weights back when the optimizer runs on the CPU
-    (ZeRO-Offload, Ren et al. 2021, §4)."""
+    (ZeRO-Offload, Ren et al. 2021, §4). Per GPU: tensor parallelism splits both, and a
+    pipeline stage copies only its layers'."""
     if not workload.trains:
         return 0.0
     arch = workload.architecture
@@ -244,8 +248,8 @@ def _offload_bytes(workload: Workload) -> float:
             / workload.tp_degree
         )
     if workload.offloads_optimizer:
-        out += workload.trainable_params * 2.0
-    return out
+        out += workload.trainable_params * 2.0 / workload.tp_degree
+    return out / workload.pp_degree
 
 
 def with_run(

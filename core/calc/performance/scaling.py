@@ -28,6 +28,7 @@ from typing import NamedTuple
 from core.calc.performance.constants import ThroughputConstants
 from core.calc.performance.hostio import host_times, link_gb_s
 from core.calc.performance.roofline import GpuStep, gpu_step_time
+from core.calc.performance.stacks import STACKS
 from core.models.parts import GPU
 from core.models.throughput import (
     Bottleneck,
@@ -96,6 +97,27 @@ class _Step(NamedTuple):
     h2d_exposed_s: float
     link: CommLink
     offload_exposed_s: float = 0.0
+    bubble_s: float = 0.0
+
+
+def model_parallel(profile: WorkProfile, gpus: int) -> tuple[int, int]:
+    """(tensor, pipeline) degrees that ``gpus`` GPUs can host: each capped by the GPUs
+    there are (a scaling curve's smaller counts), 1 for independent runs."""
+    if profile.parallelism == "independent":
+        return 1, 1
+    tp = max(1, min(profile.tp_degree, gpus))
+    pp = max(1, min(profile.pp_degree, gpus // tp))
+    return tp, pp
+
+
+def pipeline_bubble_fraction(profile: WorkProfile, pp: int) -> float:
+    """Idle share over useful work of a pipeline of ``pp`` stages: (p - 1) / (v m) for
+    ``m`` micro-batches per step and ``v`` model chunks per GPU (Narayanan et al. 2021,
+    "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM",
+    §2.2: 1F1B and its interleaved schedule)."""
+    if pp <= 1:
+        return 0.0
+    return (pp - 1) / (profile.pp_virtual_stages * profile.grad_accum_steps)
 
 
 def _comm_seconds(
@@ -107,17 +129,27 @@ def _comm_seconds(
     bandwidth = link.gb_s * 1e9 * c.eta_link
     if link.kind == "pcie_host":
         bandwidth *= c.host_staging_factor
-    tp = min(profile.tp_degree, gpus)
-    dp = gpus // tp
+    tp, pp = model_parallel(profile, gpus)
+    dp = gpus // (tp * pp)
     exposed = 0.0
-    if tp > 1 and profile.hidden_size and profile.seq_len:
-        layer_bytes = profile.batch_per_gpu * profile.seq_len * profile.hidden_size * 2.0
-        tp_bytes = 4.0 * profile.layers * layer_bytes * 2.0 * (tp - 1) / tp
-        exposed += tp_bytes / bandwidth
+    layer_bytes = profile.batch_per_gpu * (profile.seq_len or 0) * (profile.hidden_size or 0) * 2.0
+    if tp > 1 and layer_bytes:
+        # two all-reduces per layer forward and two backward, over this stage's layers
+        tp_bytes = 4.0 * profile.layers / pp * layer_bytes * 2.0 * (tp - 1) / tp
+        tp_s = tp_bytes / bandwidth
+        if STACKS[profile.stack].tp_comm_overlap:
+            tp_s = max(0.0, tp_s - dev.matmul_s / (tp * pp) * c.overlap_fraction)
+        exposed += tp_s
+    if pp > 1 and layer_bytes:
+        # each of the v chunks sends its output forward and receives its gradient back
+        # once per micro-batch, split over the tensor-parallel ranks (Megatron's
+        # scatter/gather of the pipeline's 16-bit activations)
+        exposed += 2.0 * profile.pp_virtual_stages * layer_bytes / tp / bandwidth
     if dp > 1 and profile.params_trainable > 0:
-        grad_bytes = profile.params_trainable * profile.grad_bytes_per_param / tp
+        grad_bytes = profile.params_trainable * profile.grad_bytes_per_param / (tp * pp)
         volume = 2.0 * (dp - 1) / dp * grad_bytes
-        device = dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s
+        # the backward this GPU runs hides the exchange: its share of the device work
+        device = (dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s) / (tp * pp)
         window = device * (2.0 / 3.0) * c.overlap_fraction
         if profile.parallelism in ("zero3", "fsdp"):
             volume *= 1.5
@@ -139,12 +171,15 @@ def host_optimizer_seconds(
     The step moves the profile's optimizer bytes per trainable parameter (AdamW with fp32
     master weights 28 B, pure bf16 14 B: ``profile._OPTIMIZER_BYTES``) through host DRAM
     once per optimizer step, on one shared host: sharded (ZeRO, FSDP) each rank steps
-    its part of the model, otherwise each rank its own copy. Nothing overlaps it: the
+    its part of the model, otherwise each data-parallel replica its own copy (tensor and
+    pipeline ranks each their slice of it). Nothing overlaps it: the
     backward's gradients come first and the next forward needs the new weights
     (ZeRO-Offload's one-step delayed update, Ren et al. 2021 §5, is not modelled)."""
     if not profile.host_optimizer or host is None or host.memory_gb_s is None:
         return 0.0
-    copies = 1 if profile.parallelism in ("zero1", "zero2", "zero3", "fsdp") else gpus
+    tp, pp = model_parallel(profile, gpus)
+    dp = gpus // (tp * pp)
+    copies = 1 if profile.parallelism in ("zero1", "zero2", "zero3", "fsdp") else dp
     moved = profile.params_trainable * profile.optimizer_bytes_per_param * copies
     return moved / (host.memory_gb_s * 1e9 * c.eta_host_memory) / profile.grad_accum_steps
 
@@ -162,39 +197,44 @@ def _whole_step(
     io = host_times(profile, host, gpus, default_link, c.eta_pcie_h2d)
     pcie = io.slowest_link or default_link
     link = comm_link(gpu, gpus, interconnect, pcie)
-    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
+    tp, pp = model_parallel(profile, gpus)
     # Tensor parallelism splits the device work; every rank still launches every kernel,
-    # so more of the host's dispatch is exposed.
-    gpu_s = (dev.gpu_s - dev.launch_s) / tp + exposed_dispatch(dev, tp)
+    # so more of the host's dispatch is exposed. A pipeline stage runs, and launches,
+    # only its layers.
+    device_s = (dev.gpu_s - dev.launch_s) / (tp * pp)
+    gpu_s = device_s + exposed_dispatch(dev, tp) / pp
+    bubble = gpu_s * pipeline_bubble_fraction(profile, pp)
     comm = _comm_seconds(profile, dev, link, gpus, c)
-    busy = gpu_s + comm
+    busy = gpu_s + bubble + comm
     offload = 0.0
     if profile.offload_bytes_per_step > 0:
         # copies run both ways at once on the GPU's own link; compute hides part of them
         copy_s = profile.offload_bytes_per_step / (link_gb_s(pcie) * 1e9 * c.eta_pcie_h2d)
-        offload = max(0.0, copy_s - (dev.gpu_s - dev.launch_s) * c.overlap_fraction)
+        offload = max(0.0, copy_s - device_s * c.overlap_fraction)
     offload += host_optimizer_seconds(profile, gpus, host, c)
     busy += offload
     h2d = max(0.0, io.host_to_device_s - busy)
     load = max(0.0, io.data_loading_s - busy - h2d)
     storage = max(0.0, io.storage_s - busy - h2d - load)
-    return _Step(busy + h2d + load + storage, comm, load, storage, h2d, link, offload)
+    return _Step(busy + h2d + load + storage, comm, load, storage, h2d, link, offload, bubble)
 
 
 def _samples_per_s(profile: WorkProfile, step: _Step, gpus: int) -> float:
-    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
-    return profile.batch_per_gpu * (gpus // tp) / step.step_s
+    tp, pp = model_parallel(profile, gpus)
+    return profile.batch_per_gpu * (gpus // (tp * pp)) / step.step_s
 
 
-def _bottleneck(dev: GpuStep, step: _Step, tp: int) -> Bottleneck:
+def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int) -> Bottleneck:
+    split = tp * pp
     parts: dict[BottleneckCode, float] = {
-        "compute_bound": dev.matmul_s / tp,
-        "attention_bound": dev.attention_s / tp,
-        "recurrent_bound": dev.recurrent_s / tp,
-        "memory_bound": dev.elementwise_s / tp,
-        "optimizer_step": dev.optimizer_s / tp,
-        "launch_overhead": exposed_dispatch(dev, tp),
-        "recompute": dev.recompute_s / tp,
+        "compute_bound": dev.matmul_s / split,
+        "attention_bound": dev.attention_s / split,
+        "recurrent_bound": dev.recurrent_s / split,
+        "memory_bound": dev.elementwise_s / split,
+        "optimizer_step": dev.optimizer_s / split,
+        "launch_overhead": exposed_dispatch(dev, tp) / pp,
+        "recompute": dev.recompute_s / split,
+        "pipeline_bubble": step.bubble_s,
         "offload": step.offload_exposed_s,
         "data_loading": step.load_exposed_s,
         "storage_read": step.storage_exposed_s,
@@ -240,15 +280,17 @@ def estimate_throughput(
             points.append(
                 ScalingPoint(gpus=n, total_throughput=total_n, efficiency=total_n / (n * base))
             )
-    tp = min(profile.tp_degree, gpus) if profile.parallelism != "independent" else 1
-    compute_s = (dev.matmul_s + dev.attention_s + dev.recurrent_s) / tp
+    tp, pp = model_parallel(profile, gpus)
+    split = tp * pp
+    compute_s = (dev.matmul_s + dev.attention_s + dev.recurrent_s) / split
     breakdown = StepBreakdown(
-        matmul_s=dev.matmul_s / tp,
-        attention_s=dev.attention_s / tp,
-        recurrent_s=dev.recurrent_s / tp,
-        memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / tp,
-        launch_overhead_s=exposed_dispatch(dev, tp),
-        recompute_s=dev.recompute_s / tp,
+        matmul_s=dev.matmul_s / split,
+        attention_s=dev.attention_s / split,
+        recurrent_s=dev.recurrent_s / split,
+        memory_bound_s=(dev.elementwise_s + dev.optimizer_s) / split,
+        launch_overhead_s=exposed_dispatch(dev, tp) / pp,
+        recompute_s=dev.recompute_s / split,
+        pipeline_bubble_s=step.bubble_s,
         offload_s=step.offload_exposed_s,
         data_loading_exposed_s=step.load_exposed_s + step.storage_exposed_s,
         host_to_device_exposed_s=step.h2d_exposed_s,
@@ -271,7 +313,7 @@ def estimate_throughput(
         precision_note=dev.mode.note,
         link=step.link.kind,
         link_gb_s=step.link.gb_s,
-        bottleneck=_bottleneck(dev, step, tp),
+        bottleneck=_bottleneck(dev, step, tp, pp),
         scaling=tuple(points),
         time_to_target_s=time_to_target_s(profile, samples),
     )

@@ -57,3 +57,34 @@ def test_offloaded_optimizer_is_timed_only_with_the_hosts_bandwidth(
     extra = timed["breakdown"]["offload_s"] - untimed["breakdown"]["offload_s"]
     assert 0.14 < extra < 0.17
     assert predict(capsys, "--batch", "32")["host_optimizer_timed"] is None
+
+
+def test_pipeline_flags_set_the_layout_and_show_the_bubble(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """BERT-large (24 layers) on 8 GPUs as 2 pipelines of 4 stages with 2 chunks each and
+    8 micro-batches per step: the bubble is (4 - 1) / (2 x 8) = 3/16 of the stage's work."""
+    args = ("--count", "8", "--batch", "8", "--pp", "4", "--virtual-stages", "2")
+    data = predict(capsys, *args, "--grad-accum", "8")
+    parts = data["breakdown"]
+    assert parts["pipeline_bubble_s"] > 0
+    stage = parts["step_s"] - parts["pipeline_bubble_s"] - parts["communication_exposed_s"]
+    assert parts["pipeline_bubble_s"] == pytest.approx(stage * 3 / 16, rel=1e-6)
+    # more micro-batches per step: a smaller bubble
+    longer = predict(capsys, *args, "--grad-accum", "32")
+    assert longer["breakdown"]["pipeline_bubble_s"] < parts["pipeline_bubble_s"]
+    code = main(
+        [
+            "predict",
+            "--gpu",
+            "H100 SXM5 80GB",
+            "--workload",
+            "BERT-large SQuAD",
+            "--count",
+            "2",
+            "--pp",
+            "4",
+        ]
+    )
+    assert code != 0
+    assert "pipeline parallel 4 needs 4 GPUs; the build has 2" in capsys.readouterr().err

@@ -160,3 +160,44 @@ def test_chunked_loss_keeps_only_16bit_logits_whole() -> None:
     conv = make_workload(find_preset("ResNet-50"), task="training", precision="fp16")
     with_it = conv.model_copy(update={"chunked_loss": True})
     assert vram_breakdown(with_it, 1).total_gib == vram_breakdown(conv, 1).total_gib
+
+
+def test_pipeline_stages_hold_their_share_of_the_model_and_one_microbatch_of_layers() -> None:
+    """Llama-2 7B (32 layers, vocabulary 32,000), bf16 AdamW, 4 stages on 8 GPUs:
+    weights, gradients and optimizer state per GPU are a quarter (16 B x P / 4). Under 1F1B
+    the first stage keeps 4 micro-batches over its 8 layers, one micro-batch of all 32
+    (Narayanan et al. 2021 §2.2), and no logits; the last stage keeps one micro-batch over
+    its 8 layers and the logits, 4096 x 32,000 x 16 B under PyTorch 2 (fp32 upcast,
+    log-softmax and gradients, stacks.py), which is less: the first stage is the fullest."""
+    base = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=4096
+    )
+    whole = vram_breakdown(base, 8)
+    piped = vram_breakdown(base.model_copy(update={"pp_degree": 4}), 8)
+    assert piped.weights_gib == pytest.approx(2 * P7B / 4 / GIB)
+    assert piped.gradients_gib == pytest.approx(2 * P7B / 4 / GIB)
+    assert piped.optimizer_gib == pytest.approx(12 * P7B / 4 / GIB)
+    logits = 16 * 4096 * 32_000 / GIB
+    assert piped.activations_gib > (whole.activations_gib - logits) / 4 + logits
+    assert piped.activations_gib == pytest.approx(whole.activations_gib - logits)
+
+
+def test_pipeline_settings_checked_against_model_and_gpus() -> None:
+    from core.calc.parallel import check_gpu_count
+    from core.errors import InvalidWorkload, RigForgeError
+
+    llama = find_preset("Llama-2 7B")  # 32 layers
+    with pytest.raises(RigForgeError, match="exceed the model's 32 layers"):
+        make_workload(llama, task="training", pp_degree=4, pp_virtual_stages=16)
+    with pytest.raises(RigForgeError, match="inference splits layers"):
+        make_workload(llama, task="inference", pp_degree=2)
+    with pytest.raises(RigForgeError, match="not fsdp"):
+        make_workload(llama, task="training", pp_degree=2, parallelism="fsdp")
+    with pytest.raises(RigForgeError, match="virtual pipeline stages need"):
+        make_workload(llama, task="training", pp_virtual_stages=2)
+    w = make_workload(llama, task="training", tp_degree=2, pp_degree=4)
+    with pytest.raises(InvalidWorkload, match="needs 8 GPUs; the build has 4"):
+        check_gpu_count(w, 4)
+    with pytest.raises(InvalidWorkload, match="groups of 8"):
+        check_gpu_count(w, 12)
+    check_gpu_count(w, 16)

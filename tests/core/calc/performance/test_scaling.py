@@ -168,3 +168,58 @@ def test_cpu_optimizer_step_runs_at_host_memory_bandwidth() -> None:
         profile_from_workload(fsdp), card, 4, FITTED, host=HostSpec(links=links * 4)
     )
     assert shared.breakdown.offload_s - alone.breakdown.offload_s == pytest.approx(cpu_step)
+
+
+def _pipeline(stages: int, chunks: int = 1, micro_batches: int = 8, **kw: object) -> WorkProfile:
+    base: dict[str, object] = {"matmul_flops": 1e12, "layers": 16, "batch_per_gpu": 8}
+    base |= {"pp_degree": stages, "pp_virtual_stages": chunks, "grad_accum_steps": micro_batches}
+    return profile(**(base | kw))
+
+
+def test_pipeline_stages_split_the_work_and_pay_the_bubble_hand_derived() -> None:
+    """Narayanan et al. 2021 §2.2: with p stages, m micro-batches and v chunks per GPU the
+    pipeline idles (p - 1) / (v m) of its useful time. Each of 4 stages runs 1/4 of the
+    model: 4 GPUs give 4 / (1 + 3/8) of one GPU's throughput, 4 / (1 + 3/16) with two
+    chunks each, and nothing crosses a link here (no gradients, no activation sizes)."""
+    h100 = gpu("H100 SXM5 80GB")
+    one = estimate_throughput(_pipeline(1), h100, 1, UNIT, curve=False)
+    piped = estimate_throughput(_pipeline(4), h100, 4, UNIT, curve=False)
+    assert piped.total_throughput == pytest.approx(one.total_throughput * 4 / (1 + 3 / 8))
+    assert piped.breakdown.pipeline_bubble_s == pytest.approx(one.breakdown.step_s / 4 * 3 / 8)
+    assert piped.breakdown.matmul_s == pytest.approx(one.breakdown.matmul_s / 4)
+    assert piped.breakdown.communication_exposed_s == 0.0
+    interleaved = estimate_throughput(_pipeline(4, chunks=2), h100, 4, UNIT, curve=False)
+    assert interleaved.total_throughput == pytest.approx(one.total_throughput * 4 / (1 + 3 / 16))
+    # 8 GPUs as 2 pipelines of 4: twice the 4-GPU rate (no gradients to exchange)
+    two = estimate_throughput(_pipeline(4), h100, 8, UNIT, curve=False)
+    assert two.total_throughput == pytest.approx(2 * piped.total_throughput)
+
+
+def test_pipeline_sends_each_chunks_activations_both_ways_hand_derived() -> None:
+    """One micro-batch of 8 x 1024 tokens x hidden 4096 in 16 bit is 67,108,864 B; with 2
+    chunks per GPU each stage sends 2 x 2 such tensors (forward activations, backward
+    gradients) over NVSwitch, 450 GB/s per direction (eta_link 1)."""
+    p = _pipeline(4, chunks=2, seq_len=1024, hidden_size=4096)
+    r = estimate_throughput(p, gpu("H100 SXM5 80GB"), 4, UNIT, curve=False)
+    assert r.breakdown.communication_exposed_s == pytest.approx(2 * 2 * 67_108_864 / 450e9)
+
+
+def test_transformer_engine_hides_tensor_parallel_all_reduces_under_its_products() -> None:
+    """TP all-reduce bytes per GPU (Megatron-LM: 2 forward + 2 backward per layer of
+    s·b·h 16-bit values, ring factor (t-1)/t): 4 x 16 x 67,108,864 x 2 x 1/2 B. Eager
+    PyTorch exposes all of it; Transformer Engine's userbuffers overlap it with the
+    products, so only what outlasts overlap_fraction of the GPU's share of them shows."""
+    from core.calc.performance.roofline import gpu_step_time
+
+    h100 = gpu("H100 SXM5 80GB")
+    c = UNIT.model_copy(update={"overlap_fraction": 0.5})
+    kw = {"seq_len": 1024, "hidden_size": 4096, "tp_degree": 2}
+    tp_s = 4 * 16 * 67_108_864 * 2 * 0.5 / 450e9
+    eager = profile(**{"matmul_flops": 1e12, "layers": 16, "batch_per_gpu": 8} | kw)
+    r = estimate_throughput(eager, h100, 2, c, curve=False)
+    assert r.breakdown.communication_exposed_s == pytest.approx(tp_s)
+    fused = eager.model_copy(update={"stack": "transformer-engine"})
+    matmul_s = gpu_step_time(fused, h100, c).matmul_s
+    r = estimate_throughput(fused, h100, 2, c, curve=False)
+    assert r.breakdown.communication_exposed_s == pytest.approx(max(0.0, tp_s - matmul_s / 2 * 0.5))
+    assert r.breakdown.communication_exposed_s < tp_s
