@@ -40,6 +40,8 @@ WorkloadField = Literal[
     "checkpointing",
     "parallelism",
     "tp_degree",
+    "pp_degree",
+    "grad_accum_steps",
     "cpu_offload",
     "lora_rank",
     "serving.weights",

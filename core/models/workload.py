@@ -423,9 +423,10 @@ class Workload(Frozen):
                 "pipeline parallelism is modelled for training; inference splits layers "
                 "with the engine's split setting"
             )
-        if self.pp_degree > 1 and self.parallelism in ("independent", "zero3", "fsdp"):
+        if self.pp_degree > 1 and self.parallelism not in ("data", "zero1"):
             raise ValueError(
-                f"pipeline parallelism runs with data parallelism or ZeRO-1/2, "
+                f"pipeline parallelism runs with data parallelism or ZeRO-1 (Megatron's "
+                f"distributed optimizer; DeepSpeed refuses ZeRO-2/3 with a pipeline), "
                 f"not {self.parallelism}"
             )
         if self.pp_degree > 1 and not arch.layers:

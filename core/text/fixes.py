@@ -50,6 +50,9 @@ FIX_TEXT: dict[str, str] = {
     "zero2": "ZeRO-2 over the GPUs",
     "zero3": "ZeRO-3 over the GPUs",
     "tensor_parallel": "tensor parallel degree {tp_degree}",
+    "pipeline_parallel": (
+        "pipeline parallel over {pp_degree} stages, {grad_accum_steps} micro-batches per step"
+    ),
     "lora": "LoRA r={lora_rank}",
     "qlora": "QLoRA (4-bit NF4 base)",
     "quantize_int8": "int8 weights",

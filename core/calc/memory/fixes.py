@@ -42,6 +42,14 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
         if tp > 1:
             parallel = "data" if w.parallelism == "independent" else w.parallelism
             out.append(("tensor_parallel", {"tp_degree": tp, "parallelism": parallel}, gpu_count))
+    if gpu_count > 1 and w.trains and w.pp_degree == 1 and arch.layers:
+        stages = _pipeline_stages(arch.layers, gpu_count // w.tp_degree)
+        if stages > 1:
+            # a pipeline needs micro-batches to fill it: at least two per stage per step
+            parallel = "zero1" if w.parallelism != "data" else "data"
+            changes: dict[str, Any] = {"pp_degree": stages, "parallelism": parallel}
+            changes["grad_accum_steps"] = max(w.grad_accum_steps, 2 * stages)
+            out.append(("pipeline_parallel", changes, gpu_count))
     if w.task == "training" and arch.is_transformer:
         out.append(("lora", {"task": "lora", "lora": LoraSettings(rank=16)}, gpu_count))
     if w.task in ("training", "lora") and arch.is_transformer:
@@ -65,6 +73,12 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
                 out.append(("add_gpus_zero3", {"gpu_count": more, "parallelism": "zero3"}, more))
                 break
     return out
+
+
+def _pipeline_stages(layers: int, gpus: int) -> int:
+    """The most stages the GPUs of one tensor-parallel group split into, each with at
+    least one layer (1: no pipeline)."""
+    return max((p for p in range(1, gpus + 1) if gpus % p == 0 and p <= layers), default=1)
 
 
 def _as_fix(

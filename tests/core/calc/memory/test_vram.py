@@ -201,3 +201,23 @@ def test_pipeline_settings_checked_against_model_and_gpus() -> None:
     with pytest.raises(InvalidWorkload, match="groups of 8"):
         check_gpu_count(w, 12)
     check_gpu_count(w, 16)
+
+
+def test_pipeline_fix_splits_the_model_over_the_gpus_and_fills_the_pipeline() -> None:
+    """Llama-2 7B, bf16 AdamW on 4 x 80 GB: 16 B x 6.74 B parameters of model states per GPU
+    (100 GiB) do not fit; 4 pipeline stages hold a quarter each. The fix also asks for
+    2 micro-batches per stage per step, or the pipeline would idle 3/4 of the time
+    ((p - 1) / m, Narayanan et al. 2021)."""
+    from core.text.fixes import fix_text
+
+    w = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=2048
+    )
+    result = estimate_vram(w, 80.0, 4)
+    assert not result.fits
+    fix = next(f for f in result.fixes if f.code == "pipeline_parallel")
+    assert fix.workload == {"pp_degree": 4, "parallelism": "data", "grad_accum_steps": 8}
+    after = vram_breakdown(w.model_copy(update=fix.workload), 4)
+    assert after.optimizer_gib == pytest.approx(12 * P7B / 4 / GIB)
+    assert fix.numbers == {"total_gib": round(after.total_gib, 1), "fits": 1}
+    assert fix_text(fix).startswith("pipeline parallel over 4 stages, 8 micro-batches per step → ")
