@@ -156,6 +156,15 @@ def parallel_from(args: argparse.Namespace) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+def with_recipe(preset: Any, task: str | None, given: dict[str, Any]) -> dict[str, Any]:
+    """The settings a command makes its workload from: the common recipe for the
+    preset's task, as the window starts from (LoRA of a decoder: 2,048-token sequences,
+    full checkpointing; ``recipe_settings``), under the options given."""
+    from core.workloads import recipe_settings
+
+    return recipe_settings(preset, task) | {k: v for k, v in given.items() if v is not None}
+
+
 def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
     """Workload fields from the recipe options (only those given)."""
     fields: dict[str, Any] = {

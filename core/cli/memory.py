@@ -17,6 +17,7 @@ from core.cli.common import (
     recipe_from,
     serving_from,
     with_lora,
+    with_recipe,
 )
 from core.cli.types import whole
 from core.errors import InvalidWorkload
@@ -36,9 +37,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--precision", choices=get_args(Precision))
     parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU micro-batch")
-    parser.add_argument("--seq-len", type=whole(1, 100_000_000))
+    parser.add_argument(
+        "--seq-len",
+        type=whole(1, 100_000_000),
+        help="tokens per sequence (default: the preset's; LoRA/QLoRA of a decoder: 2,048)",
+    )
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
-    parser.add_argument("--checkpointing", choices=get_args(Checkpointing))
+    parser.add_argument(
+        "--checkpointing",
+        choices=get_args(Checkpointing),
+        help="activation checkpointing (default: none; LoRA/QLoRA of a decoder: full)",
+    )
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
     add_parallel_arguments(parser)
     add_lora_arguments(parser)
@@ -86,8 +95,9 @@ def _workload(args: argparse.Namespace) -> Any:
                 "forward_flops_per_sample": "Kaplan 2N + attention",
             },
         )
-        return with_lora(make_workload(preset, **settings), args)
-    return with_lora(make_workload(find_preset(args.workload), **settings), args)
+    else:
+        preset = find_preset(args.workload)
+    return with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
 
 
 def run(args: argparse.Namespace) -> int:

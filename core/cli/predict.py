@@ -20,6 +20,7 @@ from core.cli.common import (
     recipe_from,
     serving_from,
     with_lora,
+    with_recipe,
 )
 from core.cli.types import number, whole
 from core.errors import InvalidWorkload
@@ -39,7 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workload", required=True, help="workload preset name or alias")
     parser.add_argument("--precision", choices=get_args(Precision))
     parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
-    parser.add_argument("--seq-len", type=whole(1, 100_000_000))
+    parser.add_argument(
+        "--seq-len",
+        type=whole(1, 100_000_000),
+        help="tokens per sequence (default: the preset's; LoRA/QLoRA of a decoder: 2,048)",
+    )
     parser.add_argument("--task", choices=get_args(Task))
     parser.add_argument("--optimizer", choices=get_args(Optimizer))
     parser.add_argument("--parallelism", choices=get_args(Parallelism))
@@ -67,7 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--checkpointing",
         choices=get_args(Checkpointing),
-        help="activation checkpointing (full recomputes the forward in the backward)",
+        help=(
+            "activation checkpointing: full recomputes the forward in the backward "
+            "(default: none; LoRA/QLoRA of a decoder: full)"
+        ),
     )
     add_recipe_arguments(parser)
     add_serving_arguments(parser)
@@ -99,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         "checkpointing": args.checkpointing,
         **recipe_from(args),
     }
-    workload = with_lora(make_workload(find_preset(args.workload), **settings), args)
+    preset = find_preset(args.workload)
+    workload = with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
     if is_serving(workload):
         return _serve(args, gpu, workload)
     check_gpu_count(workload, args.count)

@@ -40,3 +40,38 @@ def test_lora_options_outside_lora_are_refused(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main([*base, "--task", "lora", "--lora-targets", "q,bogus"])
     assert "give projections from q, k, v, o, gate, up, down" in capsys.readouterr().err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    main([*args, "--json"])
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_lora_starts_from_the_common_recipe_as_the_window_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Llama 3.1 8B's preset context is 131,072 tokens; a LoRA run starts, as in the
+    window, from 2,048-token sequences with full checkpointing (PEFT/TRL and torchtune
+    LoRA recipes on one consumer GPU), which fits a 24 GB card; options given win."""
+    base = ["memory", "--workload", "Llama 3.1 8B", "--task", "lora", "--gpu", "rtx-4090"]
+    default = run_json(capsys, *base)
+    stated = run_json(capsys, *base, "--seq-len", "2048", "--checkpointing", "full")
+    assert default["breakdown"] == stated["breakdown"]
+    assert default["fits"]
+    assert "checkpointing_full" not in [f["code"] for f in default["fixes"]]
+    longer = run_json(capsys, *base, "--seq-len", "8192", "--checkpointing", "full")
+    # the checkpointed layer inputs grow with the tokens: 4 x as many
+    assert longer["breakdown"]["activations_gib"] > 3 * default["breakdown"]["activations_gib"]
+    bare = run_json(capsys, *base, "--checkpointing", "none")
+    assert "checkpointing_full" in [f["code"] for f in bare["fixes"]]
+    assert bare["breakdown"]["activations_gib"] > 2 * default["breakdown"]["activations_gib"]
+
+
+def test_predict_starts_from_the_same_recipe(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["predict", "--gpu", "rtx-4090", "--count", "1", "--workload", "Llama 3.1 8B"]
+    default = run_json(capsys, *base, "--task", "lora")
+    stated = run_json(
+        capsys, *base, "--task", "lora", "--seq-len", "2048", "--checkpointing", "full"
+    )
+    assert default == stated
