@@ -151,6 +151,7 @@ class WorkloadEditorPanel(QWidget):
             "Pipeline-parallel stages: each GPU of a pipeline holds that share of the layers; "
             "the stages wait while the pipeline fills and drains (the pipeline bubble)",
             suffix=" stages",
+            special="no pipeline",
         )
         self.pp_virtual_stages = spin_box(
             1,
@@ -158,6 +159,7 @@ class WorkloadEditorPanel(QWidget):
             "Model chunks per pipeline GPU (interleaved schedule, Megatron's virtual "
             "pipeline): the bubble shrinks by this factor",
             suffix=" chunks",
+            special="1 chunk",
         )
         self.grad_accum = spin_box(
             1,
@@ -165,6 +167,7 @@ class WorkloadEditorPanel(QWidget):
             "Micro-batches per optimizer step (gradient accumulation): gradients are "
             "exchanged once per step, and a pipeline's bubble is spread over them",
             suffix=" micro-batches",
+            special="1 micro-batch",
         )
         self.master_weights = _combo(
             MASTER_WEIGHTS,

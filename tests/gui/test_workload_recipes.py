@@ -243,6 +243,8 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     _train_llama_2_7b(window)
     editor = window.workload_editor
     assert editor.pp_degree.isEnabled() and not editor.pp_virtual_stages.isEnabled()
+    # one stage reads as what it is, not "1 stages"
+    assert (editor.pp_degree.text(), editor.grad_accum.text()) == ("no pipeline", "1 micro-batch")
     editor.grad_accum.setValue(8)
     editor.pp_degree.setValue(2)
     assert editor.pp_virtual_stages.isEnabled()
@@ -258,6 +260,7 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     workload = window.session_view_model.workload
     assert workload is not None and (workload.pp_degree, workload.pp_virtual_stages) == (2, 4)
     assert (editor.pp_degree.value(), editor.pp_virtual_stages.value()) == (2, 4)
+    assert editor.pp_degree.text() == "2 stages"
     # 32 layers cannot make 2 stages of 32 chunks: refused, and the box shows what holds
     editor.pp_virtual_stages.setValue(32)
     workload = window.session_view_model.workload
