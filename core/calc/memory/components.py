@@ -347,14 +347,18 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
     """Host RAM: weights staged on the CPU while loading, pinned input buffers, offloaded state.
 
     Each process stages its own copy of its weights in the checkpoint's 16/32-bit dtype
-    (one shared copy under ZeRO-3/FSDP); pinned buffers hold two batches per GPU
+    (its 1/(t*p) share under tensor and pipeline parallelism, so n/(t*p) copies in all;
+    one shared copy under ZeRO-3/FSDP); pinned buffers hold two batches per GPU
     (PyTorch DataLoader prefetch_factor default 2); CPU offload keeps fp32 optimizer
     state, master weights and gradients in host memory (ZeRO-Offload, Ren et al. 2021).
     """
     arch = workload.architecture
     load_b = 4.0 if workload.precision in ("fp32", "tf32") else 2.0
-    copies = 1 if workload.parallelism in ("zero3", "fsdp") else gpu_count
-    staged = copies * arch.params_total * load_b / workload.tp_degree
+    if workload.parallelism in ("zero3", "fsdp"):
+        copies = 1.0
+    else:
+        copies = gpu_count / (workload.tp_degree * workload.pp_degree)
+    staged = copies * arch.params_total * load_b
     pinned = 2.0 * workload.batch_size * (arch.input_bytes_per_sample or 0.0) * gpu_count
     offload = 0.0
     if workload.offloads_optimizer and workload.trains:

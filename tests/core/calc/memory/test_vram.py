@@ -221,3 +221,24 @@ def test_pipeline_fix_splits_the_model_over_the_gpus_and_fills_the_pipeline() ->
     assert after.optimizer_gib == pytest.approx(12 * P7B / 4 / GIB)
     assert fix.numbers == {"total_gib": round(after.total_gib, 1), "fits": 1}
     assert fix_text(fix).startswith("pipeline parallel over 4 stages, 8 micro-batches per step → ")
+
+
+def test_host_ram_stages_each_process_share_of_the_weights() -> None:
+    """Each process loads its own weights before moving them to its GPU: on 8 GPUs, 8 full
+    bf16 copies of Llama-2 7B (8 x 2 B x P) under data parallelism, and 8 quarters, i.e.
+    2 copies, when 4 pipeline stages each hold a quarter of the layers; FSDP loads one
+    shared copy. Pinned input buffers of a token model are negligible here (< 1 MiB)."""
+    base = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=2048
+    )
+    copy_gib = 2 * P7B / GIB
+    data = estimate_vram(base, 80.0, 8, with_fixes=False).host_ram_gib
+    piped = estimate_vram(
+        base.model_copy(update={"pp_degree": 4}), 80.0, 8, with_fixes=False
+    ).host_ram_gib
+    fsdp = estimate_vram(
+        base.model_copy(update={"parallelism": "fsdp"}), 80.0, 8, with_fixes=False
+    ).host_ram_gib
+    assert data == pytest.approx(8 * copy_gib, abs=0.01)
+    assert piped == pytest.approx(2 * copy_gib, abs=0.01)
+    assert fsdp == pytest.approx(copy_gib, abs=0.01)
