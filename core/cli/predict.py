@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}, {workload.stack}")
-        print("\n".join(result_lines(result)))
+        print("\n".join(result_lines(result, workload)))
         for p in published:
             print(p.text())
         if expected is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.models.throughput import Bottleneck, LinkKind, PrecisionNote, ThroughputResult
+from core.models.workload import Workload
 
 _LINK: dict[LinkKind, str] = {
     "none": "no link",
@@ -56,7 +57,22 @@ def precision_text(note: PrecisionNote) -> str:
     return _PRECISION[note]
 
 
-def result_lines(r: ThroughputResult) -> list[str]:
+def step_scope_text(workload: Workload | None) -> str:
+    """What one "step" of the breakdown is: "" for one batch per optimizer step, else
+    "one micro-batch of 4 per optimizer step, which share its gradient exchange,
+    optimizer update and pipeline bubble" (the figures are per micro-batch; the bubble
+    named only for a pipeline)."""
+    if workload is None or not workload.trains or workload.grad_accum_steps <= 1:
+        return ""
+    shared = "gradient exchange, optimizer update"
+    shared += " and pipeline bubble" if workload.pp_degree > 1 else ""
+    return (
+        f"one micro-batch of {workload.grad_accum_steps} per optimizer step, which share "
+        f"its {shared}"
+    )
+
+
+def result_lines(r: ThroughputResult, workload: Workload | None = None) -> list[str]:
     b = r.breakdown
     lines = [
         f"throughput: {r.total_throughput:,.0f} {r.unit} total, "
@@ -74,6 +90,8 @@ def result_lines(r: ThroughputResult) -> list[str]:
         f"utilization {r.utilization:.0%}, model FLOPs utilization {r.mfu:.0%}",
         f"bottleneck: {bottleneck_text(r.bottleneck)}",
     ]
+    if scope := step_scope_text(workload):
+        lines.insert(3, f"  (step = {scope})")
     if r.gpus > 1:
         lines.append(f"GPU link: {_LINK[r.link]}, {r.link_gb_s:.1f} GB/s per direction")
         lines.append(

@@ -17,7 +17,7 @@ from core.text.summary import (
     summary_figures,
     time_figure,
 )
-from core.text.throughput import bottleneck_text, precision_text
+from core.text.throughput import bottleneck_text, precision_text, step_scope_text
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
 from gui.pdf.html_parts import Cell, heading, image, key_values, para, table
@@ -284,6 +284,8 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
         return para("No throughput estimate (no valid workload).")
     note = precision_text(t.precision_note)
     step = t.breakdown.step_s
+    scope = step_scope_text(b.analysis.workload)
+    scope_word, scope_note = ("micro-batch", f" ({scope})") if scope else ("step", "")
     time = time_figure(b.analysis)
     pairs = [
         (
@@ -294,7 +296,7 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
         ("Utilization", f"{t.utilization:.0%} (model FLOPs utilization {t.mfu:.0%})"),
         ("Compute precision", t.compute_precision + (f" ({note})" if note else "")),
         ("Bottleneck", bottleneck_text(t.bottleneck)),
-        ("Step time", f"{step * 1e3:.1f} ms per step per GPU"),
+        ("Step time", f"{step * 1e3:.1f} ms per {scope_word} per GPU" + scope_note),
         ("Time to target", f"{time.value} ({time.detail})"),
     ]
     if b.published:
@@ -336,7 +338,7 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
         ("Step time", "ms", "share"),
         step_rows,
         numeric=(1, 2),
-        total=["step", f"{step * 1e3:.2f}", "100%"],
+        total=[scope_word, f"{step * 1e3:.2f}", "100%"],
     )
     if has_chart:
         html += image(f"{key}-scaling", CHART_WIDTH, 250)

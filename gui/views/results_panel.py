@@ -15,11 +15,12 @@ from PySide6.QtWidgets import (
 from core.models.analysis import Analysis
 from core.text.cost import cost_lines
 from core.text.summary import summary_figures, with_published
-from core.text.throughput import result_lines
+from core.text.throughput import result_lines, step_scope_text
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
 from gui.viewmodels.analysis import AnalysisViewModel
 from gui.viewmodels.settings import AppSettings, SettingsViewModel
+from gui.views import plain
 from gui.views.checks_panel import ChecksPanel
 from gui.views.parts_panel import PartsPanel
 from gui.views.summary_cards import SummaryCardsPanel
@@ -122,8 +123,10 @@ class ResultsPanel(QWidget):
             for field, label in STEP_PARTS:
                 value = getattr(t.breakdown, field)
                 rows.append((label, f"{value * 1e3:.2f}", f"{value / step:.0%}"))
-            rows.append(("step", f"{step * 1e3:.2f}", "100%"))
+            scope = "micro-batch" if step_scope_text(analysis.workload) else "step"
+            rows.append((scope, f"{step * 1e3:.2f}", "100%"))
         fill_table(self.step_table, rows)
+        self.step_table.setToolTip(plain.tip(step_scope_text(analysis.workload)))
         rows = []
         v = analysis.vram
         if v is not None:
@@ -139,7 +142,7 @@ class ResultsPanel(QWidget):
         if money.note():
             lines.append(money.note())
         if analysis.throughput is not None:
-            lines += ["", *result_lines(analysis.throughput)]
+            lines += ["", *result_lines(analysis.throughput, analysis.workload)]
         text = "\n".join(lines)
         if text != self.details.toPlainText():
             self.details.setPlainText(text)

@@ -252,6 +252,12 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     workload = window.session_view_model.workload
     assert workload is not None
     assert (workload.pp_degree, workload.pp_virtual_stages, workload.grad_accum_steps) == (2, 4, 8)
+    # the step table is then per micro-batch, and says so
+    table = window.results.step_table
+    last = table.rowCount() - 1
+    assert table.item(last, 0).text() == "micro-batch"
+    assert "one micro-batch of 8 per optimizer step" in table.toolTip()
+    assert "pipeline bubble" in table.toolTip()
     # one stage has no chunks: both go back in one edit, and one undo restores both
     editor.pp_degree.setValue(1)
     workload = window.session_view_model.workload
