@@ -92,14 +92,14 @@ def field_words(path: list[str]) -> str:
     while i < len(parts):
         part = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
-        if nxt is not None and nxt.isdigit():
+        if nxt is not None and nxt.isascii() and nxt.isdigit():
             name = {"builds": "Build", "drives": "drive", "prices": "price"}.get(
                 part, part.rstrip("s").replace("_", " ")
             )
             words.append(f"{name} {int(nxt) + 1}")
             i += 2
             continue
-        if part.isdigit():
+        if part.isascii() and part.isdigit():
             words.append(f"item {int(part) + 1}")
         elif part not in ("snapshot", "root"):
             words.append(_FIELD_WORDS.get(part) or _unit_words(part))

@@ -429,13 +429,15 @@ class Workload(Frozen):
                 f"distributed optimizer; DeepSpeed refuses ZeRO-2/3 with a pipeline), "
                 f"not {self.parallelism}"
             )
-        if self.pp_degree > 1 and not arch.layers:
+        if self.pp_degree > 1 and not (arch.is_transformer and arch.layers):
             raise ValueError("pipeline parallelism is modelled for transformer layers only")
-        if arch.layers and self.pp_degree * self.pp_virtual_stages > arch.layers:
+        chunks = self.pp_degree * self.pp_virtual_stages
+        if arch.layers and chunks > arch.layers:
             raise ValueError(
                 f"{self.pp_degree} pipeline stages x {self.pp_virtual_stages} virtual stages "
                 f"exceed the model's {arch.layers} layers"
             )
+
         if self.pp_virtual_stages > 1 and self.pp_degree == 1:
             raise ValueError("virtual pipeline stages need a pipeline-parallel degree above 1")
         if self.tp_degree > 1 and not arch.is_transformer:

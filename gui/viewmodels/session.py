@@ -241,7 +241,15 @@ class SessionViewModel(QObject):
         try:
             workload = Workload.model_validate({**dict(current), **changes})
         except ValidationError as error:
-            return self._reject(validation_message(error))
+            # a pipeline that the new task, parallelism or model cannot run is dropped in
+            # the same edit (inference, FSDP, a model whose layers do not split evenly)
+            unpiped = {**changes, "pp_degree": 1, "pp_virtual_stages": 1}
+            if current.pp_degree == 1 or {"pp_degree", "pp_virtual_stages"} & changes.keys():
+                return self._reject(validation_message(error))
+            try:
+                workload = Workload.model_validate({**dict(current), **unpiped})
+            except ValidationError:
+                return self._reject(validation_message(error))
         return self.set_workload(text, workload, merge_key)
 
     def set_workload(

@@ -494,14 +494,15 @@ class WorkloadEditorPanel(QWidget):
             self.master_weights,
             self.optimizer_in_backward,
             self.offload_mode,
-            self.pp_degree,
             self.grad_accum,
         ):
             widget.setEnabled(training)
+        arch = w.architecture
+        # pipelines split transformer layers
+        self.pp_degree.setEnabled(training and arch.is_transformer)
         self.pp_virtual_stages.setEnabled(training and w.pp_degree > 1)
         for widget in (self.lora_rank, self.lora_targets):
             widget.setEnabled(w.task in ("lora", "qlora"))
-        arch = w.architecture
         self.chunked_loss.setEnabled(
             training and arch.is_transformer and arch.lm_head and bool(arch.vocab_size)
         )

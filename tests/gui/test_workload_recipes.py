@@ -272,3 +272,23 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     workload = window.session_view_model.workload
     assert workload is not None and workload.pp_virtual_stages == 4
     assert editor.pp_virtual_stages.value() == 4
+    # inference cannot run this pipeline: the task changes and the pipeline goes with it
+    _choose(editor.task, "inference")
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.task == "inference"
+    assert (workload.pp_degree, workload.pp_virtual_stages) == (1, 1)
+    assert editor.pp_degree.text() == "no pipeline" and not editor.pp_degree.isEnabled()
+    window.undo_action.trigger()  # one undo: training on the 2 x 4 pipeline again
+    workload = window.session_view_model.workload
+    assert workload is not None and workload.task == "training"
+    assert (workload.pp_degree, workload.pp_virtual_stages) == (2, 4)
+
+
+def test_pipeline_box_is_off_for_models_without_transformer_layers(window: MainWindow) -> None:
+    editor = window.workload_editor
+    editor.preset.setCurrentIndex(editor.preset.findData("resnet50-v1.5"))
+    editor.preset.activated.emit(editor.preset.currentIndex())
+    _choose(editor.task, "training")
+    assert not editor.pp_degree.isEnabled()
+    _train_llama_2_7b(window)
+    assert editor.pp_degree.isEnabled()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from core.calc import checkpoint
@@ -103,7 +104,7 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
     parameters) to host memory (ZeRO-Offload, Ren et al. 2021).
     """
     arch, task = workload.architecture, workload.task
-    p_total, t = float(arch.params_total), workload.tp_degree * workload.pp_degree
+    p_total = float(arch.params_total)
     dp = data_parallel_degree(workload, gpu_count)
     mixed = workload.precision in _MIXED
     if task == "training":
@@ -138,9 +139,12 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         if workload.precision in ("fp8", "int8", "int4"):  # embeddings stay 16-bit (bitsandbytes)
             weights = dense * quant + arch.embedding_params * 2.0
         trainable, grad_b, opt_b = 0.0, 0.0, 0.0
-    weights /= t
-    gradients = trainable * grad_b / t
-    optimizer = trainable * opt_b / t
+    share = pipeline_stage_share(workload)
+    layer_share = fullest_stage_layers(workload)  # adapters sit in the layers only
+    trained_share = share if task == "training" else layer_share
+    weights *= share / workload.tp_degree
+    gradients = trainable * grad_b * trained_share / workload.tp_degree
+    optimizer = trainable * opt_b * trained_share / workload.tp_degree
     stage = workload.parallelism
     if stage in ("zero1", "zero2", "zero3", "fsdp"):
         optimizer /= dp
@@ -162,6 +166,31 @@ def model_state_bytes(workload: Workload, gpu_count: int) -> ModelStates:
         if stage in ("zero3", "fsdp") or task == "inference":
             weights = 2.0 * weights / arch.layers if arch.layers else weights
     return ModelStates(weights, gradients, optimizer)
+
+
+def pipeline_stage_share(workload: Workload) -> float:
+    """Share of the model's parameters on the fullest pipeline stage: its 1/p of the layers
+    plus a vocabulary matrix (V x h): the first stage holds the token embedding, the last
+    the output layer, or a copy of the tied embedding (Megatron-LM keeps the shared word
+    embeddings on both ends of the pipeline; Shoeybi et al. 2019, Narayanan et al. 2021).
+    1 without a pipeline."""
+    arch = workload.architecture
+    if workload.pp_degree <= 1 or not arch.params_total:
+        return 1.0
+    total, embed = float(arch.params_total), float(arch.embedding_params)
+    vocab = float(arch.vocab_size or 0) * float(arch.hidden_size or 0)
+    return min(1.0, ((total - embed) * fullest_stage_layers(workload) + min(embed, vocab)) / total)
+
+
+def fullest_stage_layers(workload: Workload) -> float:
+    """Share of the layers on the fullest pipeline GPU: each of its v chunks holds whole
+    layers, ceil(L / (p v)) of them, so an uneven split (126 layers over 8 x 8 chunks)
+    puts 2 x 8 = 16 layers, not 15.75, on some GPU. 1 without a pipeline."""
+    layers, p = workload.architecture.layers, workload.pp_degree
+    if p <= 1 or not layers:
+        return 1.0
+    v = workload.pp_virtual_stages
+    return min(1.0, math.ceil(layers / (p * v)) * v / layers)
 
 
 def transformer_layer_activation_bytes(workload: Workload) -> float:
@@ -267,23 +296,23 @@ def activation_bytes(workload: Workload) -> float:
             logits = chunked_logit_bytes(workload) * s * b * v / workload.tp_degree
         if stack.chunked_loss:
             logits = 0.0
+        stored, working = layers * layer, 0.0
         if workload.offloads_activations:
             # the layer checkpoints wait in host RAM (host_ram_bytes); the GPU holds the
             # layer being recomputed and the checkpoint in flight
             full_layer = _unchecked_layer_bytes(workload)
-            body = 2.0 * by * s * b * h / workload.tp_degree + full_layer
+            stored, working = 0.0, 2.0 * by * s * b * h / workload.tp_degree + full_layer
         elif workload.checkpointing == "full":
-            full_layer = _unchecked_layer_bytes(workload)
-            body = layers * by * s * b * h + full_layer
+            stored, working = layers * by * s * b * h, _unchecked_layer_bytes(workload)
         elif workload.checkpointing == "op":
             # every block keeps its input, the attention output and every other product's
             # output; the backward recomputes the rest of one block at a time
             kept = by * s * b * checkpoint.saved_values_per_token(arch, workload.tp_degree)
             full_layer = _unchecked_layer_bytes(workload)
-            body = layers * kept + max(0.0, full_layer - kept)
-        else:
-            body = layers * layer
-        return pipeline_peak(workload.pp_degree, body, logits)
+            stored, working = layers * kept, max(0.0, full_layer - kept)
+        in_flight = min(workload.pp_degree, workload.grad_accum_steps)
+        share = fullest_stage_layers(workload)
+        return pipeline_peak(workload.pp_degree, in_flight, share * stored, working, logits)
     saved = arch.saved_activation_bytes_per_sample_fp32
     if saved is not None and workload.trains and workload.checkpointing == "none":
         # counted fp32 bytes; 16-bit compute keeps them in 2 bytes (see act_bytes)
@@ -298,16 +327,19 @@ def activation_bytes(workload: Workload) -> float:
     return elements * _input_scale(workload) * by * b
 
 
-def pipeline_peak(stages: int, body: float, logits: float) -> float:
-    """The fullest GPU of a pipeline: under 1F1B the first stage holds up to ``stages``
-    micro-batches in flight (Narayanan et al. 2021 §2.2), each over its 1/``stages`` of
-    the layers, so the layer activations of one whole micro-batch (``body``); the last
-    stage holds one micro-batch over its layers plus the logits. Without a pipeline,
-    both on the one GPU. The interleaved schedule's few extra in-flight micro-batches on
-    the first stage are not counted."""
+def pipeline_peak(
+    stages: int, in_flight: int, stage: float, working: float, logits: float
+) -> float:
+    """The fullest GPU of a pipeline. ``stage``: what one micro-batch keeps for the
+    backward over one stage's layers (all of them without a pipeline); ``working``: the
+    one layer being recomputed (or offloaded checkpoints in flight), on every stage.
+    Under 1F1B the first stage holds min(``stages``, micro-batches) micro-batches in
+    flight (Narayanan et al. 2021 §2.2); the last stage holds one micro-batch plus the
+    logits. The interleaved schedule's few extra in-flight micro-batches on the first
+    stage are not counted."""
     if stages <= 1:
-        return body + logits
-    return max(body, body / stages + logits)
+        return stage + working + logits
+    return max(in_flight * stage + working, stage + working + logits)
 
 
 def _input_scale(workload: Workload) -> float:

@@ -42,7 +42,7 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
         if tp > 1:
             parallel = "data" if w.parallelism == "independent" else w.parallelism
             out.append(("tensor_parallel", {"tp_degree": tp, "parallelism": parallel}, gpu_count))
-    if gpu_count > 1 and w.trains and w.pp_degree == 1 and arch.layers:
+    if gpu_count > 1 and w.trains and w.pp_degree == 1 and arch.is_transformer and arch.layers:
         stages = _pipeline_stages(arch.layers, gpu_count // w.tp_degree)
         if stages > 1:
             # a pipeline needs micro-batches to fill it: at least two per stage per step
@@ -76,9 +76,9 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
 
 
 def _pipeline_stages(layers: int, gpus: int) -> int:
-    """The most stages the GPUs of one tensor-parallel group split into, each with at
-    least one layer (1: no pipeline)."""
-    return max((p for p in range(1, gpus + 1) if gpus % p == 0 and p <= layers), default=1)
+    """The most stages the GPUs of one tensor-parallel group split into, each with the
+    same whole number of layers (1: no pipeline)."""
+    return max((p for p in range(1, gpus + 1) if gpus % p == 0 and layers % p == 0), default=1)
 
 
 def _as_fix(

@@ -114,10 +114,13 @@ def pipeline_bubble_fraction(profile: WorkProfile, pp: int) -> float:
     """Idle share over useful work of a pipeline of ``pp`` stages: (p - 1) / (v m) for
     ``m`` micro-batches per step and ``v`` model chunks per GPU (Narayanan et al. 2021,
     "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM",
-    §2.2: 1F1B and its interleaved schedule)."""
+    §2.2: 1F1B and its interleaved schedule). Interleaving needs at least as many
+    micro-batches as stages to fill its chunks; with fewer it gains nothing (v = 1)."""
     if pp <= 1:
         return 0.0
-    return (pp - 1) / (profile.pp_virtual_stages * profile.grad_accum_steps)
+    m = profile.grad_accum_steps
+    chunks = profile.pp_virtual_stages if m >= pp else 1
+    return (pp - 1) / (chunks * m)
 
 
 def _comm_seconds(

@@ -163,23 +163,32 @@ def test_chunked_loss_keeps_only_16bit_logits_whole() -> None:
 
 
 def test_pipeline_stages_hold_their_share_of_the_model_and_one_microbatch_of_layers() -> None:
-    """Llama-2 7B (32 layers, vocabulary 32,000), bf16 AdamW, 4 stages on 8 GPUs:
-    weights, gradients and optimizer state per GPU are a quarter (16 B x P / 4). Under 1F1B
-    the first stage keeps 4 micro-batches over its 8 layers, one micro-batch of all 32
-    (Narayanan et al. 2021 §2.2), and no logits; the last stage keeps one micro-batch over
-    its 8 layers and the logits, 4096 x 32,000 x 16 B under PyTorch 2 (fp32 upcast,
-    log-softmax and gradients, stacks.py), which is less: the first stage is the fullest."""
+    """Llama-2 7B (32 layers, vocabulary 32,000, hidden 4,096, untied: embeddings and
+    output layer 2 x 32,000 x 4,096 = 262,144,000 parameters), bf16 AdamW, 4 stages on
+    8 GPUs, 4 micro-batches per step. The fullest stage holds a quarter of the layers'
+    parameters plus one vocabulary matrix (the first the embedding, the last the output
+    layer): (6,738,415,616 - 262,144,000) / 4 + 131,072,000 = 1,750,139,904, at 2 B
+    (weights), 2 B (gradients) and 12 B (optimizer). Under 1F1B the first stage keeps 4
+    micro-batches over its 8 layers, one micro-batch of all 32 (Narayanan et al. 2021
+    §2.2), and no logits; the last stage keeps one micro-batch over its 8 layers and the
+    logits, 4096 x 32,000 x 16 B under PyTorch 2 (fp32 upcast, log-softmax and
+    gradients, stacks.py), which is less: the first stage is the fullest. With one
+    micro-batch per step only one is ever in flight: a quarter of the layers' values."""
     base = make_workload(
         find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=4096
     )
+    stage = 1_750_139_904
     whole = vram_breakdown(base, 8)
-    piped = vram_breakdown(base.model_copy(update={"pp_degree": 4}), 8)
-    assert piped.weights_gib == pytest.approx(2 * P7B / 4 / GIB)
-    assert piped.gradients_gib == pytest.approx(2 * P7B / 4 / GIB)
-    assert piped.optimizer_gib == pytest.approx(12 * P7B / 4 / GIB)
+    piped = vram_breakdown(base.model_copy(update={"pp_degree": 4, "grad_accum_steps": 4}), 8)
+    assert piped.weights_gib == pytest.approx(2 * stage / GIB)
+    assert piped.gradients_gib == pytest.approx(2 * stage / GIB)
+    assert piped.optimizer_gib == pytest.approx(12 * stage / GIB)
     logits = 16 * 4096 * 32_000 / GIB
-    assert piped.activations_gib > (whole.activations_gib - logits) / 4 + logits
-    assert piped.activations_gib == pytest.approx(whole.activations_gib - logits)
+    layers = whole.activations_gib - logits
+    assert piped.activations_gib > layers / 4 + logits
+    assert piped.activations_gib == pytest.approx(layers)
+    single = vram_breakdown(base.model_copy(update={"pp_degree": 4}), 8)
+    assert single.activations_gib == pytest.approx(layers / 4 + logits)
 
 
 def test_pipeline_settings_checked_against_model_and_gpus() -> None:
@@ -205,7 +214,8 @@ def test_pipeline_settings_checked_against_model_and_gpus() -> None:
 
 def test_pipeline_fix_splits_the_model_over_the_gpus_and_fills_the_pipeline() -> None:
     """Llama-2 7B, bf16 AdamW on 4 x 80 GB: 16 B x 6.74 B parameters of model states per GPU
-    (100 GiB) do not fit; 4 pipeline stages hold a quarter each. The fix also asks for
+    (100 GiB) do not fit; 4 pipeline stages hold a quarter of the layers each and one
+    vocabulary matrix, 1,750,139,904 parameters (see above). The fix also asks for
     2 micro-batches per stage per step, or the pipeline would idle 3/4 of the time
     ((p - 1) / m, Narayanan et al. 2021)."""
     from core.text.fixes import fix_text
@@ -218,7 +228,7 @@ def test_pipeline_fix_splits_the_model_over_the_gpus_and_fills_the_pipeline() ->
     fix = next(f for f in result.fixes if f.code == "pipeline_parallel")
     assert fix.workload == {"pp_degree": 4, "parallelism": "data", "grad_accum_steps": 8}
     after = vram_breakdown(w.model_copy(update=fix.workload), 4)
-    assert after.optimizer_gib == pytest.approx(12 * P7B / 4 / GIB)
+    assert after.optimizer_gib == pytest.approx(12 * 1_750_139_904 / GIB)
     assert fix.numbers == {"total_gib": round(after.total_gib, 1), "fits": 1}
     assert fix_text(fix).startswith("pipeline parallel over 4 stages, 8 micro-batches per step → ")
 
@@ -242,3 +252,21 @@ def test_host_ram_stages_each_process_share_of_the_weights() -> None:
     assert data == pytest.approx(8 * copy_gib, abs=0.01)
     assert piped == pytest.approx(2 * copy_gib, abs=0.01)
     assert fsdp == pytest.approx(copy_gib, abs=0.01)
+
+
+def test_uneven_pipeline_counts_whole_layers_on_the_fullest_stage() -> None:
+    """Llama-2 7B's 32 layers over 3 stages: chunks hold whole layers, so the fullest
+    stage has ceil(32 / 3) = 11 of them: (6,738,415,616 - 262,144,000) x 11 / 32 +
+    131,072,000 = 2,357,290,368 parameters at 2 B (bf16 weights). A recurrent model's
+    layers are not split into a pipeline. On 12 GPUs the memory fix picks 4 stages (the
+    most that divide both 12 GPUs and 32 layers evenly), not 12 stages of 2.7 layers."""
+    from core.errors import RigForgeError
+
+    llama = find_preset("Llama-2 7B")
+    w = make_workload(llama, task="training", precision="bf16", batch_size=1, seq_len=2048)
+    three = vram_breakdown(w.model_copy(update={"pp_degree": 3}), 3)
+    assert three.weights_gib == pytest.approx(2 * 2_357_290_368 / GIB)
+    with pytest.raises(RigForgeError, match="transformer layers only"):
+        make_workload(find_preset("GNMT v2"), task="training", pp_degree=2)
+    fix = next(f for f in estimate_vram(w, 24.0, 12).fixes if f.code == "pipeline_parallel")
+    assert fix.workload["pp_degree"] == 4

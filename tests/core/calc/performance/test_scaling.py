@@ -193,6 +193,10 @@ def test_pipeline_stages_split_the_work_and_pay_the_bubble_hand_derived() -> Non
     # 8 GPUs as 2 pipelines of 4: twice the 4-GPU rate (no gradients to exchange)
     two = estimate_throughput(_pipeline(4), h100, 8, UNIT, curve=False)
     assert two.total_throughput == pytest.approx(2 * piped.total_throughput)
+    # fewer micro-batches (2) than stages (4): the chunks cannot fill, the bubble is
+    # (4 - 1) / 2 whether interleaved or not
+    short = estimate_throughput(_pipeline(4, chunks=2, micro_batches=2), h100, 4, UNIT, curve=False)
+    assert short.total_throughput == pytest.approx(one.total_throughput * 4 / (1 + 3 / 2))
 
 
 def test_pipeline_sends_each_chunks_activations_both_ways_hand_derived() -> None:
