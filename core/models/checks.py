@@ -42,6 +42,7 @@ WorkloadField = Literal[
     "tp_degree",
     "pp_degree",
     "grad_accum_steps",
+    "pp_virtual_stages",
     "cpu_offload",
     "lora_rank",
     "serving.weights",

@@ -47,6 +47,7 @@ FIX_TEXT: dict[str, str] = {
     "checkpointing_full": "full gradient checkpointing",
     "mixed_precision": "bf16 mixed precision",
     "optimizer_8bit": "8-bit Adam",
+    "zero1": "ZeRO-1 over the GPUs (optimizer state sharded; the pipeline stays)",
     "zero2": "ZeRO-2 over the GPUs",
     "zero3": "ZeRO-3 over the GPUs",
     "tensor_parallel": "tensor parallel degree {tp_degree}",
@@ -68,6 +69,8 @@ def fix_text(fix: Fix) -> str:
     values |= {str(k): v for k, v in fix.workload.items()}
     values |= fix.numbers
     text = render_template(FIX_TEXT.get(fix.code, fix.code.replace("_", " ")), values)
+    if fix.code in ("zero2", "zero3", "add_gpus_zero3") and fix.workload.get("pp_degree") == 1:
+        text += " without the pipeline"
     if "total_gib" in fix.numbers and not fix.code.startswith("serve_"):
         fits = "fits" if fix.numbers.get("fits") == 1 else "still does not fit"
         text += f" → {render_template('{total_gib}', fix.numbers)} GiB, {fits}"

@@ -33,21 +33,28 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
         out.append(("mixed_precision", {"precision": "bf16"}, gpu_count))
     if w.trains and w.optimizer in ("adam", "adamw", "sgd", "adafactor"):
         out.append(("optimizer_8bit", {"optimizer": "adam8bit"}, gpu_count))
+    # ZeRO-2/3 do not run under a pipeline: those fixes drop it; ZeRO-1 keeps it
+    unpiped: dict[str, Any] = {"pp_degree": 1, "pp_virtual_stages": 1} if w.pp_degree > 1 else {}
+    if gpu_count > 1 and w.trains and w.pp_degree > 1 and w.parallelism == "data":
+        out.append(("zero1", {"parallelism": "zero1"}, gpu_count))
     if gpu_count > 1 and w.parallelism in ("data", "independent", "zero1", "zero2") and w.trains:
         for stage in ("zero2", "zero3"):
             if stage != w.parallelism:
-                out.append((stage, {"parallelism": stage}, gpu_count))
+                out.append((stage, {"parallelism": stage, **unpiped}, gpu_count))
     if gpu_count > 1 and arch.is_transformer and w.tp_degree == 1 and arch.heads:
-        tp = gpu_count if arch.heads % gpu_count == 0 else 1
+        group = gpu_count // w.pp_degree  # the GPUs of one pipeline stage
+        tp = group if group > 1 and arch.heads % group == 0 else 1
         if tp > 1:
             parallel = "data" if w.parallelism == "independent" else w.parallelism
             out.append(("tensor_parallel", {"tp_degree": tp, "parallelism": parallel}, gpu_count))
-    if gpu_count > 1 and w.trains and w.pp_degree == 1 and arch.is_transformer and arch.layers:
+    if gpu_count > 1 and w.trains and arch.is_transformer and arch.layers:
         stages = _pipeline_stages(arch.layers, gpu_count // w.tp_degree)
-        if stages > 1:
+        if stages > w.pp_degree:
             # a pipeline needs micro-batches to fill it: at least two per stage per step
-            parallel = "zero1" if w.parallelism != "data" else "data"
+            parallel = "zero1" if w.parallelism not in ("data", "zero1") else w.parallelism
             changes: dict[str, Any] = {"pp_degree": stages, "parallelism": parallel}
+            if w.pp_virtual_stages > 1:
+                changes["pp_virtual_stages"] = 1
             changes["grad_accum_steps"] = max(w.grad_accum_steps, 2 * stages)
             out.append(("pipeline_parallel", changes, gpu_count))
     if w.task == "training" and arch.is_transformer:
@@ -70,7 +77,8 @@ def _candidates(w: Workload, gpu_count: int) -> list[tuple[str, dict[str, Any], 
     if w.trains and w.parallelism != "independent":
         for more in (2, 4, 8):
             if more > gpu_count:
-                out.append(("add_gpus_zero3", {"gpu_count": more, "parallelism": "zero3"}, more))
+                grow = {"gpu_count": more, "parallelism": "zero3", **unpiped}
+                out.append(("add_gpus_zero3", grow, more))
                 break
     return out
 

@@ -270,3 +270,40 @@ def test_uneven_pipeline_counts_whole_layers_on_the_fullest_stage() -> None:
         make_workload(find_preset("GNMT v2"), task="training", pp_degree=2)
     fix = next(f for f in estimate_vram(w, 24.0, 12).fixes if f.code == "pipeline_parallel")
     assert fix.workload["pp_degree"] == 4
+
+
+def test_fixes_under_a_pipeline_keep_or_drop_it_as_they_must() -> None:
+    """Llama-2 7B, bf16 AdamW, 2 stages on 8 x 24 GB: the stage holds (P - 262,144,000) / 2 +
+    131,072,000 = 3,369,207,808 parameters at 16 B, 50.2 GiB: no fit. ZeRO-1 shards the
+    optimizer state over the 4 replicas and keeps the pipeline (Megatron's distributed
+    optimizer); ZeRO-2/3 do not run under a pipeline, so they drop it and say so; more
+    stages (8 of 4 layers, 16 micro-batches) are offered; tensor parallelism splits the
+    4 GPUs of a stage."""
+    from core.text.fixes import fix_text
+
+    w = make_workload(
+        find_preset("Llama-2 7B"),
+        task="training",
+        precision="bf16",
+        batch_size=1,
+        seq_len=2048,
+        pp_degree=2,
+        grad_accum_steps=4,
+    )
+    result = estimate_vram(w, 24.0, 8)
+    assert result.breakdown.optimizer_gib == pytest.approx(12 * 3_369_207_808 / GIB)
+    fixes = {f.code: f for f in result.fixes}
+    assert fixes["zero1"].workload == {"parallelism": "zero1"}
+    assert fixes["zero1"].numbers["total_gib"] < result.total_gib
+    assert fixes["zero2"].workload == {
+        "parallelism": "zero2",
+        "pp_degree": 1,
+        "pp_virtual_stages": 1,
+    }
+    assert "without the pipeline" in fix_text(fixes["zero2"])
+    assert fixes["pipeline_parallel"].workload == {
+        "pp_degree": 8,
+        "parallelism": "data",
+        "grad_accum_steps": 16,
+    }
+    assert fixes["tensor_parallel"].workload["tp_degree"] == 4
