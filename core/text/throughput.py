@@ -53,6 +53,11 @@ def bottleneck_text(b: Bottleneck) -> str:
     return f"{what}: {b.share_of_step:.0%} of step time"
 
 
+def link_text(kind: LinkKind) -> str:
+    """What joins the GPUs, in a user's words ("PCIe through host memory")."""
+    return _LINK[kind]
+
+
 def precision_text(note: PrecisionNote) -> str:
     return _PRECISION[note]
 
@@ -93,7 +98,7 @@ def result_lines(r: ThroughputResult, workload: Workload | None = None) -> list[
     if scope := step_scope_text(workload):
         lines.insert(3, f"  (step = {scope})")
     if r.gpus > 1:
-        lines.append(f"GPU link: {_LINK[r.link]}, {r.link_gb_s:.1f} GB/s per direction")
+        lines.append(f"GPU link: {link_text(r.link)}, {r.link_gb_s:.1f} GB/s per direction")
         lines.append(
             "scaling: "
             + ", ".join(

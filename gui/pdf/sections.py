@@ -17,7 +17,7 @@ from core.text.summary import (
     summary_figures,
     time_figure,
 )
-from core.text.throughput import bottleneck_text, precision_text, step_scope_text
+from core.text.throughput import bottleneck_text, link_text, precision_text, step_scope_text
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
 from gui.pdf.html_parts import Cell, heading, image, key_values, para, table
@@ -302,9 +302,7 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
     if b.published:
         pairs.append(("Published measurements", "; ".join(b.published)))
     if t.gpus > 1:
-        pairs.insert(
-            4, ("GPU link", f"{t.link.replace('_', ' ')}, {t.link_gb_s:.1f} GB/s per direction")
-        )
+        pairs.insert(4, ("GPU link", f"{link_text(t.link)}, {t.link_gb_s:.1f} GB/s per direction"))
     html = key_values(pairs)
     rows: list[list[Cell]] = []
     for p in t.scaling:

@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from core.calc import analyze
 from core.catalog import load_catalog
+from core.catalog.builds import default_build
 from core.errors import RigForgeError
 from core.files.io import parse_document
 from core.text.checks import render_reason
@@ -248,3 +249,13 @@ def test_a_part_new_in_one_build_and_used_in_another_cites_both_prices(qtbot: Qt
     table = packed[packed.index("Partsandtheirsources") :]
     row = table[table.index("GeForceRTX4090") : table.index("GeForceRTX4090") + 120]
     assert "price[1],[" in row, row
+
+
+def test_gpu_link_is_named_in_words(qtbot: QtBot) -> None:
+    """The default build's two GeForce cards exchange gradients through host memory (the
+    stock driver blocks peer-to-peer): the sheet says so in words, not as an identifier."""
+    catalog = load_catalog()
+    analysis = analyze(default_build(catalog), default_workload(), None, catalog)
+    text, _ = _text(render_pdf(sheet_from_analyses([analysis], catalog)))
+    assert "GPU link PCIe through host memory" in text
+    assert "pcie host" not in text and "pcie_host" not in text
