@@ -382,7 +382,9 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
     (its 1/(t*p) share under tensor and pipeline parallelism, so n/(t*p) copies in all;
     one shared copy under ZeRO-3/FSDP); pinned buffers hold two batches per GPU
     (PyTorch DataLoader prefetch_factor default 2); CPU offload keeps fp32 optimizer
-    state, master weights and gradients in host memory (ZeRO-Offload, Ren et al. 2021).
+    state, master weights and gradients in host memory (ZeRO-Offload, Ren et al. 2021):
+    one copy when ZeRO/FSDP shards it over the GPUs, one per data-parallel replica when
+    not.
     """
     arch = workload.architecture
     load_b = 4.0 if workload.precision in ("fp32", "tf32") else 2.0
@@ -392,9 +394,14 @@ def host_ram_bytes(workload: Workload, gpu_count: int) -> float:
         copies = gpu_count / (workload.tp_degree * workload.pp_degree)
     staged = copies * arch.params_total * load_b
     pinned = 2.0 * workload.batch_size * (arch.input_bytes_per_sample or 0.0) * gpu_count
+    # Sharded optimizers (ZeRO, FSDP) offload 1/n each, one copy in all; every data-parallel
+    # replica of a plain or independent run offloads its own (its 1/(t*p) per process).
+    sharded = workload.parallelism in ("zero1", "zero2", "zero3", "fsdp")
+    replicas = 1.0 if sharded else gpu_count / (workload.tp_degree * workload.pp_degree)
     offload = 0.0
     if workload.offloads_optimizer and workload.trains:
-        offload = workload.trainable_params * (_OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0)
+        state = _OPTIMIZER_BYTES[workload.optimizer] + 4.0 + 4.0
+        offload = replicas * workload.trainable_params * state
     elif workload.cpu_offload:
         offload = arch.params_total * _WEIGHT_BYTES[workload.precision]
     if workload.offloads_activations and workload.trains and arch.is_transformer:

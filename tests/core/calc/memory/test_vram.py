@@ -254,6 +254,27 @@ def test_host_ram_stages_each_process_share_of_the_weights() -> None:
     assert fsdp == pytest.approx(copy_gib, abs=0.01)
 
 
+def test_offloaded_optimizer_is_one_copy_when_sharded_and_one_per_replica_when_not() -> None:
+    """AdamW offloaded to the CPU keeps 8 B of moments, 4 B of fp32 master weights and 4 B
+    of fp32 gradients per trainable parameter in host RAM (ZeRO-Offload). On 4 GPUs, ZeRO-2
+    shards that over the ranks (one 16 B x P copy in all); plain data parallelism runs 4
+    replicas that each offload their own, so 3 more copies: 3 x 16 B x 6,738,415,616 =
+    323,443,949,568 B more host RAM (both stage 4 copies of the weights while loading)."""
+    base = make_workload(
+        find_preset("Llama-2 7B"),
+        task="training",
+        precision="bf16",
+        batch_size=1,
+        seq_len=2048,
+        offload="optimizer",
+    )
+    data = estimate_vram(base, 80.0, 4, with_fixes=False).host_ram_gib
+    zero2 = estimate_vram(
+        base.model_copy(update={"parallelism": "zero2"}), 80.0, 4, with_fixes=False
+    ).host_ram_gib
+    assert data - zero2 == pytest.approx(323_443_949_568 / GIB, abs=0.01)
+
+
 def test_uneven_pipeline_counts_whole_layers_on_the_fullest_stage() -> None:
     """Llama-2 7B's 32 layers over 3 stages: chunks hold whole layers, so the fullest
     stage has ceil(32 / 3) = 11 of them: (6,738,415,616 - 262,144,000) x 11 / 32 +
