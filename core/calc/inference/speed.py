@@ -55,8 +55,8 @@ def sm_count(gpu: GPU) -> float | None:
     lanes = LANES_PER_SM.get(gpu.architecture)
     if lanes is None or gpu.fp32_tflops is None or not gpu.boost_clock_mhz:
         return None
-    if gpu.architecture == "ampere" and not gpu.is_geforce and gpu.memory_type == "HBM2e":
-        lanes = 64  # GA100 (A100, A30)
+    if gpu.chip == "GA100":
+        lanes = 64  # A100 40 and 80 GB, A30 (the GA100 SM has 64 FP32 lanes)
     return gpu.fp32_tflops * 1e12 / (2.0 * lanes * gpu.boost_clock_mhz * 1e6)
 
 

@@ -9,7 +9,7 @@ from core.calc import analyze
 from core.calc.inference import inference_memory, inference_speed, is_serving
 from core.calc.inference.formats import FORMATS, KV_BYTES
 from core.calc.inference.model import GIB, LlmShape
-from core.calc.inference.speed import default_link
+from core.calc.inference.speed import default_link, sm_count
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.models.workload import Serving
@@ -224,3 +224,19 @@ def test_llama_cpp_quantises_the_cache_only_with_flash_attention() -> None:
         Serving(engine="llama.cpp", kv_cache="q8_0", flash_attention=False)
     assert Serving(engine="llama.cpp", kv_cache="q8_0").flash_attention
     assert not Serving(engine="vllm", kv_cache="fp8", flash_attention=False).flash_attention
+
+
+@pytest.mark.parametrize(
+    ("gpu", "sms"),
+    [
+        # NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs of 64 FP32
+        # lanes in every A100, 40 GB (HBM2) and 80 GB (HBM2e) alike
+        ("A100 40GB PCIe", 108),
+        ("A100 80GB SXM4", 108),
+        # NVIDIA Ada GPU Architecture whitepaper: the RTX 4090 has 128 SMs of 128 lanes
+        ("RTX 4090", 128),
+    ],
+)
+def test_sm_count_follows_the_chip_not_the_memory(gpu: str, sms: int) -> None:
+    found = sm_count(CATALOG.gpu(gpu))
+    assert found is not None and round(found) == sms
