@@ -310,7 +310,9 @@ def activation_bytes(workload: Workload) -> float:
             kept = by * s * b * checkpoint.saved_values_per_token(arch, workload.tp_degree)
             full_layer = _unchecked_layer_bytes(workload)
             stored, working = layers * kept, max(0.0, full_layer - kept)
-        in_flight = min(workload.pp_degree, workload.grad_accum_steps)
+        in_flight = first_stage_in_flight(
+            workload.pp_degree, workload.pp_virtual_stages, workload.grad_accum_steps
+        )
         share = fullest_stage_layers(workload)
         return pipeline_peak(workload.pp_degree, in_flight, share * stored, working, logits)
     saved = arch.saved_activation_bytes_per_sample_fp32
@@ -327,16 +329,29 @@ def activation_bytes(workload: Workload) -> float:
     return elements * _input_scale(workload) * by * b
 
 
+def first_stage_in_flight(stages: int, chunks: int, micro_batches: int) -> float:
+    """Micro-batches whose activations the first pipeline GPU holds at its peak, in units
+    of all its layers. 1F1B: min(p, m) (Narayanan et al. 2021 §2.2). The interleaved
+    schedule runs 2(p − 1) + (v − 1)p warm-up forwards of one chunk (1/v of the GPU's
+    layers) and one more in the steady state, at most all m·v (Megatron-LM,
+    ``megatron/core/pipeline_parallel/schedules.py``, the interleaved schedule's
+    ``num_warmup_microbatches``): (1 + (p − 1)/(p v)) times 1F1B's p micro-batches."""
+    p, v, m = max(stages, 1), max(chunks, 1), max(micro_batches, 1)
+    if p <= 1:
+        return 1.0
+    if v <= 1:
+        return float(min(p, m))
+    return min(2 * (p - 1) + (v - 1) * p + 1, m * v) / v
+
+
 def pipeline_peak(
-    stages: int, in_flight: int, stage: float, working: float, logits: float
+    stages: int, in_flight: float, stage: float, working: float, logits: float
 ) -> float:
     """The fullest GPU of a pipeline. ``stage``: what one micro-batch keeps for the
     backward over one stage's layers (all of them without a pipeline); ``working``: the
     one layer being recomputed (or offloaded checkpoints in flight), on every stage.
-    Under 1F1B the first stage holds min(``stages``, micro-batches) micro-batches in
-    flight (Narayanan et al. 2021 §2.2); the last stage holds one micro-batch plus the
-    logits. The interleaved schedule's few extra in-flight micro-batches on the first
-    stage are not counted."""
+    The first stage holds ``in_flight`` micro-batches (``first_stage_in_flight``); the
+    last stage holds one micro-batch plus the logits."""
     if stages <= 1:
         return stage + working + logits
     return max(in_flight * stage + working, stage + working + logits)

@@ -3,6 +3,7 @@
 import pytest
 
 from core.calc.memory import estimate_vram, max_batch_size, vram_breakdown
+from core.calc.memory.components import first_stage_in_flight
 from core.workloads import find_preset, make_workload
 
 GIB = 2**30
@@ -189,6 +190,25 @@ def test_pipeline_stages_hold_their_share_of_the_model_and_one_microbatch_of_lay
     assert piped.activations_gib == pytest.approx(layers)
     single = vram_breakdown(base.model_copy(update={"pp_degree": 4}), 8)
     assert single.activations_gib == pytest.approx(layers / 4 + logits)
+
+
+def test_interleaved_pipeline_keeps_more_micro_batches_in_flight_on_the_first_stage() -> None:
+    """Megatron-LM's interleaved schedule on the first stage: 2(p - 1) + (v - 1)p warm-up
+    forwards of one chunk plus one in the steady state. Llama-2 7B's 32 layers, 4 stages
+    of 2 chunks (4 layers each), 8 micro-batches: 2 x 3 + 1 x 4 + 1 = 11 chunk micro-
+    batches of 4 layers = 44 layers' activations, against 1F1B's 4 micro-batches over 8
+    layers = 32; with 2 micro-batches the schedule holds all of them, 2 x 2 chunks = 16
+    layers (as 1F1B: 2 over 8)."""
+    assert first_stage_in_flight(4, 1, 8) == 4
+    assert first_stage_in_flight(4, 2, 8) == 11 / 2
+    assert first_stage_in_flight(4, 2, 2) == 2
+    base = make_workload(
+        find_preset("Llama-2 7B"), task="training", precision="bf16", batch_size=1, seq_len=4096
+    )
+    plain = base.model_copy(update={"pp_degree": 4, "grad_accum_steps": 8})
+    layers_1f1b = vram_breakdown(plain, 8).activations_gib
+    chunked = vram_breakdown(plain.model_copy(update={"pp_virtual_stages": 2}), 8)
+    assert chunked.activations_gib == pytest.approx(layers_1f1b * 44 / 32)
 
 
 def test_pipeline_settings_checked_against_model_and_gpus() -> None:
