@@ -96,8 +96,13 @@ class Catalog:
         part = self._parts.get(part_id) if part_id else None
         if part is not None and (category is None or part.category == category):
             return part
-        kind = category or "part"
         candidates = {n: p.id for p in self.parts(category) for n in (p.id, p.name, *p.aliases)}
+        # a name that begins exactly one part's name ("H100 PCIe" for "H100 PCIe 80GB")
+        key = normalise_name(name)
+        starts = {i for n, i in candidates.items() if normalise_name(n).startswith(key)}
+        if len(key) >= 4 and len(starts) == 1:
+            return self._parts[starts.pop()]
+        kind = category or "part"
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise LookupFailed(f"no {kind} named {name!r} in the catalog{hint}")

@@ -94,6 +94,7 @@ def add_recipe_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("software stack and training recipe")
     group.add_argument(
         "--stack",
+        type=str.lower,
         choices=get_args(Stack),
         help="what runs the model and what it fuses (default: pytorch, i.e. PyTorch 2.x)",
     )
@@ -236,13 +237,21 @@ def add_serving_arguments(parser: argparse.ArgumentParser) -> None:
     from core.models.workload import Engine, KvFormat, Split, WeightsFormat
 
     group = parser.add_argument_group("LLM serving (--task inference)")
-    group.add_argument("--engine", choices=get_args(Engine), help="default: llama.cpp")
-    group.add_argument("--weights", choices=get_args(WeightsFormat), help="default: f16")
-    group.add_argument("--kv-cache", choices=get_args(KvFormat), help="default: f16")
+    group.add_argument(
+        "--engine", type=str.lower, choices=get_args(Engine), help="default: llama.cpp"
+    )
+    group.add_argument(
+        "--weights", type=str.lower, choices=get_args(WeightsFormat), help="default: f16"
+    )
+    group.add_argument(
+        "--kv-cache", type=str.lower, choices=get_args(KvFormat), help="default: f16"
+    )
     group.add_argument("--prompt-len", type=whole(1, 100_000_000), help="default: 512")
     group.add_argument("--gen-len", type=whole(1, 10_000_000), help="default: 128")
     group.add_argument("--streams", type=whole(1, 4096), help="concurrent sequences (1)")
-    group.add_argument("--split", choices=get_args(Split), help="several GPUs (layer)")
+    group.add_argument(
+        "--split", type=str.lower, choices=get_args(Split), help="several GPUs (layer)"
+    )
     group.add_argument(
         "--offload-gb", type=number(0, 100_000), help="weights kept in host RAM, GiB (0)"
     )

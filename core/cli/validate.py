@@ -76,19 +76,22 @@ def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
         print(f"  not resolved ({count}): {reason}")
 
     def line(name: str, summary: dict[str, Any]) -> str:
-        if not summary["rows"]:
-            return f"{name}: no rows"
-        return (
-            f"{name}: {summary['rows']} rows, median error "
-            f"{summary['median_abs_pct_error']:.1f} %, median predicted / measured "
-            f"{summary['median_ratio']:.2f}"
-        )
+        parts = [f"{summary['resolved']} of {summary['rows']} rows resolved"]
+        if summary["compared"]:
+            parts.append(
+                f"{summary['compared']} compared, median error "
+                f"{summary['median_abs_pct_error']:.1f} %, median predicted / measured "
+                f"{summary['median_ratio']:.2f}"
+            )
+        if summary.get("fit_agreement") is not None:
+            parts.append(
+                f"fit verdicts right: {summary['fit_agreement']:.0%} of {summary['fit_rows']}"
+            )
+        return f"{name}: " + "; ".join(parts)
 
-    print(line("all", {**result, "rows": result["compared"]}))
+    print(line("all", result))
     for source, summary in result["by_source"].items():
         print("  " + line(source, summary))
-    if result.get("fit_agreement") is not None:
-        print(f"fit verdicts right: {result['fit_agreement']:.0%} of {result['fit_rows']}")
     return 0
 
 

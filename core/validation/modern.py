@@ -368,18 +368,36 @@ def throughput_report(
     return _report(rows, details, unresolved)
 
 
+def _totals(rows: int, details: list[dict[str, Any]]) -> dict[str, Any]:
+    """One file's or one source's figures: ``rows`` read, ``resolved`` (predicted),
+    ``compared`` (with a measured value), their median error and ratio and, where any
+    row has a fit verdict, ``fit_rows`` and ``fit_agreement``."""
+    measured = [d for d in details if "ratio" in d]
+    verdicts = [d["fits"] for d in details if "fits" in d]
+    return {
+        **_summary(measured),
+        "rows": rows,
+        "resolved": len(details),
+        "compared": len(measured),
+        "fit_rows": len(verdicts),
+        "fit_agreement": sum(verdicts) / len(verdicts) if verdicts else None,
+    }
+
+
 def _report(
     rows: list[Row], details: list[dict[str, Any]], unresolved: dict[str, int]
 ) -> dict[str, Any]:
-    by_source: dict[str, list[dict[str, Any]]] = {}
+    """The file's figures and the same for each source it names (every source with a
+    row, resolved or not)."""
+    read: dict[str, int] = {}
+    for row in rows:
+        read[row.get("source")] = read.get(row.get("source"), 0) + 1
+    by_source: dict[str, list[dict[str, Any]]] = {source: [] for source in read}
     for d in details:
         by_source.setdefault(d["source"], []).append(d)
     return {
-        **_summary(details),
-        "rows": len(rows),
-        "resolved": len(details),
-        "compared": len(details),
-        "by_source": {s: _summary(items) for s, items in by_source.items()},
+        **_totals(len(rows), details),
+        "by_source": {s: _totals(read.get(s, 0), items) for s, items in by_source.items()},
         "unresolved": unresolved,
         "details": details,
     }
@@ -451,7 +469,6 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
     del catalog  # GPU sizes are given in the rows
     details: list[dict[str, Any]] = []
     unresolved: dict[str, int] = {}
-    fits_right = fits_total = 0
     for row in rows:
         workload = memory_workload(row)
         if isinstance(workload, str):
@@ -479,8 +496,6 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
         }
         if row.get("kind") == "max-context-fit":
             fits = breakdown.total_gib <= measured
-            fits_total += 1
-            fits_right += fits
             details.append(
                 row_info
                 | {
@@ -495,14 +510,7 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
         details.append(
             row_info | {"measured": measured, "predicted": predicted, "ratio": predicted / measured}
         )
-    measured_rows = [d for d in details if "ratio" in d]
-    report = _report(rows, measured_rows, unresolved)
-    report["details"] = details
-    report["resolved"] = len(details)
-    report["compared"] = len(measured_rows)
-    report["fit_rows"] = fits_total
-    report["fit_agreement"] = fits_right / fits_total if fits_total else None
-    return report
+    return _report(rows, details, unresolved)
 
 
 REPORTS: dict[Kind, Callable[[list[Row], Catalog], dict[str, Any]]] = {

@@ -48,9 +48,17 @@ def test_validate_reads_each_file_with_its_keys(
         assert key in data, key
     assert data["resolved"] >= 0.8 * data["rows"]
     for summary in data["by_source"].values():
-        assert {"rows", "median_abs_pct_error", "median_ratio"} <= set(summary)
+        assert {"rows", "resolved", "median_abs_pct_error", "median_ratio"} <= set(summary)
+        assert summary["resolved"] <= summary["rows"]
+    assert sum(s["rows"] for s in data["by_source"].values()) == data["rows"]
     if kind == "memory":
         assert "fit_agreement" in data
+        # Unsloth's context-length rows carry only a fit verdict (13 "max-context-fit"
+        # rows in the file): the source is reported with its own agreement
+        unsloth = next(s for name, s in data["by_source"].items() if "Unsloth" in name)
+        assert unsloth["rows"] == unsloth["fit_rows"] == 13
+        assert unsloth["compared"] == 0 and unsloth["median_abs_pct_error"] is None
+        assert unsloth["fit_agreement"] is not None
 
 
 def _row(**fields: str) -> Row:

@@ -80,3 +80,17 @@ def test_lookup_ignores_case_and_punctuation_and_suggests(tmp_path: Path) -> Non
     with pytest.raises(LookupFailed):
         catalog.cpu("test-gpu")
     assert normalise_name("RTX-2080 Ti") == normalise_name("rtx 2080ti")
+
+
+def test_lookup_takes_the_one_part_a_name_begins(tmp_path: Path) -> None:
+    """ "Test GPU 2" begins only "Test GPU 24GB": that part; a beginning shared by two
+    parts ("Test GP"), or shorter than four letters, is no match."""
+    other = GOOD_GPU | {"id": "test-gpu-48", "name": "Test GPU 48GB", "aliases": []}
+    catalog = load_catalog_files([write(tmp_path, "g.json", "gpu", [GOOD_GPU])])
+    assert catalog.gpu("Test GPU 2").id == "test-gpu"
+    with pytest.raises(LookupFailed):
+        catalog.gpu("tes")
+    both = load_catalog_files([write(tmp_path, "h.json", "gpu", [GOOD_GPU, other])])
+    with pytest.raises(LookupFailed):
+        both.gpu("Test GP")
+    assert both.gpu("Test GPU 48").id == "test-gpu-48"

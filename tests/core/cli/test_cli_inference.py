@@ -65,6 +65,24 @@ def test_predict_inference_keys(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["ttft_s"] > 512 / data["prefill_tokens_s"]  # prefill + the first token
 
 
+def test_engine_and_format_names_are_read_as_written(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue's spellings (vLLM, TensorRT-LLM, Q4_K_M) and the catalog name "H100 PCIe"
+    (issue 17) are accepted, as their lower-case forms are."""
+    for engine, weights, gpu in (
+        ("vLLM", "AWQ-INT4", "RTX 4090"),
+        ("TensorRT-LLM", "FP8", "H100 PCIe"),
+        ("llama.cpp", "Q4_K_M", "RTX 4090"),
+    ):
+        argv = ["predict", "--task", "inference", "--gpu", gpu, "--workload", "llama-3-8b"]
+        status, data = _json(capsys, [*argv, "--engine", engine, "--weights", weights, "--json"])
+        assert status == 0
+        assert data["serving"]["engine"] == engine.lower()
+        assert data["serving"]["weights"] == weights.lower()
+    assert data["gpu"] == "rtx-4090"
+
+
 def test_memory_inference_fits_and_combined_fixes(capsys: pytest.CaptureFixture[str]) -> None:
     status, data = _json(
         capsys,
