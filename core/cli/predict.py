@@ -66,7 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=number(1, 1e5),
         metavar="GB_S",
         help="host DRAM bandwidth (channels x MT/s x 8 B / 1000) for an optimizer stepped on "
-        "the CPU (--offload optimizer, ZeRO offload); without it that step is not timed",
+        "the CPU (--offload optimizer, ZeRO offload); without it, an assumed 89.6 GB/s "
+        "(two DDR5-5600 channels)",
     )
     parser.add_argument("--no-tf32", action="store_true", help="fp32 stays on CUDA cores")
     parser.add_argument(
@@ -130,12 +131,13 @@ def run(args: argparse.Namespace) -> int:
         host=host,
         allow_tf32=not args.no_tf32,
     )
+    from core.calc.performance.scaling import ASSUMED_HOST_MEMORY_GB_S
     from core.calc.performance.stacks import STACKS
     from core.validation.published import expected_error_pct, published_for
 
     published = published_for(catalog, gpu.id, workload.preset_id, workload.precision)
     expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
-    cpu_step_untimed = (
+    cpu_step_assumed = (
         workload.trains and workload.offloads_optimizer and args.host_memory_gb_s is None
     )
     if args.json:
@@ -145,9 +147,12 @@ def run(args: argparse.Namespace) -> int:
         data["published"] = [p.as_json() for p in published]
         data["expected_error_pct"] = expected
         data["stack_basis"] = STACKS[workload.stack].basis
-        data["host_optimizer_timed"] = (
-            not cpu_step_untimed if workload.trains and workload.offloads_optimizer else None
+        offloaded = workload.trains and workload.offloads_optimizer
+        data["host_optimizer_timed"] = True if offloaded else None
+        data["host_memory_gb_s"] = (
+            (args.host_memory_gb_s or ASSUMED_HOST_MEMORY_GB_S) if offloaded else None
         )
+        data["host_memory_assumed"] = cpu_step_assumed
         print(json.dumps(data, indent=2))
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}, {workload.stack}")
@@ -157,10 +162,10 @@ def run(args: argparse.Namespace) -> int:
         if expected is not None:
             print(f"expected error: ±{expected:.0f} % median on this workload's published runs")
         print(f"stack constants: {STACKS[workload.stack].basis}")
-        if cpu_step_untimed:
+        if cpu_step_assumed:
             print(
-                "the CPU's optimizer step is not timed: give --host-memory-gb-s "
-                "(host DRAM bandwidth) to include it"
+                f"the CPU's optimizer step is timed at an assumed {ASSUMED_HOST_MEMORY_GB_S:g} "
+                "GB/s of host DRAM (two DDR5-5600 channels): give --host-memory-gb-s for yours"
             )
     return 0
 

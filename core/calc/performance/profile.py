@@ -22,7 +22,7 @@ from core.calc import checkpoint
 from core.calc.memory.components import NF4_DQ_BITS
 from core.calc.performance.stacks import STACKS
 from core.models.throughput import WorkProfile
-from core.models.workload import Architecture, Workload
+from core.models.workload import Architecture, Checkpointing, Workload
 
 _OPTIMIZER_BYTES = {
     "sgd": 20.0,
@@ -204,7 +204,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         target_tokens=target.tokens if target else None,
         stack=workload.stack,
         grad_accum_steps=workload.grad_accum_steps if workload.trains else 1,
-        recompute=workload.checkpointing if workload.trains else "none",
+        recompute=_recompute(workload),
         op_recompute_matmul_share=(
             checkpoint.recomputed_matmul_share(arch) if arch.is_transformer else 0.5
         ),
@@ -225,6 +225,17 @@ def _dequant_bytes(workload: Workload) -> float:
     bits = 8.0 if workload.lora is not None and workload.lora.base_bits == 8 else NF4_DQ_BITS
     dense = float(arch.params_total - arch.embedding_params)
     return dense * (bits / 8.0 + 2.0)
+
+
+def _recompute(workload: Workload) -> Checkpointing:
+    """What the backward recomputes: the checkpointing asked for; offloaded activations
+    are layer checkpoints (docs/memory-model.md), so every layer is recomputed as under
+    full checkpointing whatever else is set."""
+    if not workload.trains:
+        return "none"
+    if workload.offloads_activations and workload.architecture.is_transformer:
+        return "full"
+    return workload.checkpointing
 
 
 def _offload_bytes(workload: Workload) -> float:

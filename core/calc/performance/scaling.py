@@ -165,11 +165,17 @@ def _comm_seconds(
     return exposed
 
 
+ASSUMED_HOST_MEMORY_GB_S = 89.6
+"""Host DRAM peak assumed where a build's is not known: two channels of DDR5-5600
+(JEDEC JESD79-5: 5,600 MT/s × 8 bytes per channel), the usual desktop platform."""
+
+
 def host_optimizer_seconds(
     profile: WorkProfile, gpus: int, host: HostSpec | None, c: ThroughputConstants
 ) -> float:
-    """Seconds per step the CPU spends stepping an offloaded optimizer, 0 when the host's
-    memory bandwidth is not known.
+    """Seconds per step the CPU spends stepping an offloaded optimizer; where the host's
+    memory bandwidth is not known, at ``ASSUMED_HOST_MEMORY_GB_S`` (never 0: a step the
+    CPU takes is never free).
 
     The step moves the profile's optimizer bytes per trainable parameter (AdamW with fp32
     master weights 28 B, pure bf16 14 B: ``profile._OPTIMIZER_BYTES``) through host DRAM
@@ -178,13 +184,15 @@ def host_optimizer_seconds(
     pipeline ranks each their slice of it). Nothing overlaps it: the
     backward's gradients come first and the next forward needs the new weights
     (ZeRO-Offload's one-step delayed update, Ren et al. 2021 §5, is not modelled)."""
-    if not profile.host_optimizer or host is None or host.memory_gb_s is None:
+    if not profile.host_optimizer:
         return 0.0
+    known = host.memory_gb_s if host is not None else None
+    bandwidth = known if known is not None else ASSUMED_HOST_MEMORY_GB_S
     tp, pp = model_parallel(profile, gpus)
     dp = gpus // (tp * pp)
     copies = 1 if profile.parallelism in ("zero1", "zero2", "zero3", "fsdp") else dp
     moved = profile.params_trainable * profile.optimizer_bytes_per_param * copies
-    return moved / (host.memory_gb_s * 1e9 * c.eta_host_memory) / profile.grad_accum_steps
+    return moved / (bandwidth * 1e9 * c.eta_host_memory) / profile.grad_accum_steps
 
 
 def _whole_step(

@@ -10,7 +10,8 @@ from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import comm_link, estimate_throughput, time_to_target_s
 from core.catalog import load_catalog
 from core.models.parts import GPU
-from core.models.throughput import HostLink, HostSpec, WorkProfile
+from core.models.throughput import HostLink, HostSpec, ThroughputResult, WorkProfile
+from core.models.workload import Workload
 from core.workloads import find_preset, make_workload
 from tests.core.calc.performance.test_throughput import UNIT, profile
 
@@ -137,7 +138,9 @@ def test_cpu_optimizer_step_runs_at_host_memory_bandwidth() -> None:
     parameters) in pure bf16 with AdamW moves 14 B per parameter (read weight, gradient,
     m, v: 2 + 2 + 4; write weight, m, v: 2 + 4). On two channels of DDR5-5600
     (2 x 5,600 MT/s x 8 B = 89.6 GB/s) at 60 % of the peak: 8,030,261,248 x 14 /
-    (89.6e9 x 0.6) = 2.091 s more per step, and the GPU no longer steps it."""
+    (89.6e9 x 0.6) = 2.091 s more per step, and the GPU no longer steps it. A host whose
+    memory is not known is assumed to be that one (never a free step); one channel
+    (44.8 GB/s) takes twice as long."""
     workload = make_workload(
         find_preset("Llama 3.1 8B"),
         task="training",
@@ -150,24 +153,26 @@ def test_cpu_optimizer_step_runs_at_host_memory_bandwidth() -> None:
     offloaded = workload.model_copy(update={"offload": "optimizer"})
     links = (X16_GEN4,)
     known = HostSpec(links=links, memory_gb_s=89.6)
+    one_channel = HostSpec(links=links, memory_gb_s=44.8)
     unknown = HostSpec(links=links)
-    on_gpu = estimate_throughput(profile_from_workload(workload), card, 1, FITTED, host=known)
-    timed = estimate_throughput(profile_from_workload(offloaded), card, 1, FITTED, host=known)
-    untimed = estimate_throughput(profile_from_workload(offloaded), card, 1, FITTED, host=unknown)
+
+    def run(w: Workload, host: HostSpec, gpus: int = 1) -> ThroughputResult:
+        return estimate_throughput(profile_from_workload(w), card, gpus, FITTED, host=host)
+
+    on_gpu, timed = run(workload, known), run(offloaded, known)
+    slow, assumed = run(offloaded, one_channel), run(offloaded, unknown)
     cpu_step = 8_030_261_248 * 14 / (89.6e9 * 0.6)
     assert cpu_step == pytest.approx(2.0913, abs=1e-4)
-    assert timed.breakdown.offload_s - untimed.breakdown.offload_s == pytest.approx(cpu_step)
+    assert slow.breakdown.offload_s - timed.breakdown.offload_s == pytest.approx(cpu_step)
+    assert assumed.breakdown.offload_s == pytest.approx(timed.breakdown.offload_s)
     # the GPU's own optimizer traffic (14 B per parameter at its bandwidth) is gone
-    assert untimed.breakdown.memory_bound_s < on_gpu.breakdown.memory_bound_s
+    assert timed.breakdown.memory_bound_s < on_gpu.breakdown.memory_bound_s
     assert timed.bottleneck.code == "offload"
     # sharded over 4 GPUs (FSDP) the one host steps the model once, not four copies
     fsdp = offloaded.model_copy(update={"parallelism": "fsdp"})
-    four = HostSpec(links=links * 4, memory_gb_s=89.6)
-    shared = estimate_throughput(profile_from_workload(fsdp), card, 4, FITTED, host=four)
-    alone = estimate_throughput(
-        profile_from_workload(fsdp), card, 4, FITTED, host=HostSpec(links=links * 4)
-    )
-    assert shared.breakdown.offload_s - alone.breakdown.offload_s == pytest.approx(cpu_step)
+    four = run(fsdp, HostSpec(links=links * 4, memory_gb_s=89.6), 4)
+    four_slow = run(fsdp, HostSpec(links=links * 4, memory_gb_s=44.8), 4)
+    assert four_slow.breakdown.offload_s - four.breakdown.offload_s == pytest.approx(cpu_step)
 
 
 def _pipeline(stages: int, chunks: int = 1, micro_batches: int = 8, **kw: object) -> WorkProfile:

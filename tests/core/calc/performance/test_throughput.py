@@ -214,6 +214,20 @@ def test_full_checkpointing_repeats_the_forward() -> None:
     assert selective.recompute_s == 0.0  # no attention to recompute in a plain matmul
 
 
+def test_offloaded_activations_are_recomputed_checkpoints() -> None:
+    """Offloaded activations are the layer checkpoints waiting in host RAM (Unsloth's
+    offloaded gradient checkpointing; docs/memory-model.md), so the backward recomputes
+    every layer as under full checkpointing, even with checkpointing left at none; an
+    offloaded optimizer alone recomputes nothing."""
+    w = make_workload(find_preset("llama-3-8b"), task="training", batch_size=2, seq_len=4096)
+    for checkpointing in ("none", "selective", "full"):
+        offloaded = w.model_copy(update={"offload": "activations", "checkpointing": checkpointing})
+        assert profile_from_workload(offloaded).recompute == "full"
+    assert profile_from_workload(w.model_copy(update={"offload": "optimizer"})).recompute == (
+        w.checkpointing
+    )
+
+
 def test_waveglow_profile_has_wavenet_gemm_shape() -> None:
     """DLE WaveGlow: 512-channel WaveNet convs over 8-sample groups (waveglow/arg_parser.py)."""
     from core.calc.performance.profile import profile_from_workload
