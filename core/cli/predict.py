@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         allow_tf32=not args.no_tf32,
     )
     from core.calc.performance.scaling import ASSUMED_HOST_MEMORY_GB_S
-    from core.calc.performance.stacks import STACKS
+    from core.calc.performance.stacks import stack_basis
     from core.validation.published import expected_error_pct, published_for
 
     published = published_for(catalog, gpu.id, workload.preset_id, workload.precision)
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         data["precision_text"] = precision_text(result.precision_note)
         data["published"] = [p.as_json() for p in published]
         data["expected_error_pct"] = expected
-        data["stack_basis"] = STACKS[workload.stack].basis
+        data["stack_basis"] = stack_basis(workload)
         offloaded = workload.trains and workload.offloads_optimizer
         data["host_optimizer_timed"] = True if offloaded else None
         data["host_memory_gb_s"] = (
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
             print(p.text())
         if expected is not None:
             print(f"expected error: ±{expected:.0f} % median on this workload's published runs")
-        print(f"stack constants: {STACKS[workload.stack].basis}")
+        print(f"stack constants: {stack_basis(workload)}")
         if cpu_step_assumed:
             print(
                 f"the CPU's optimizer step is timed at an assumed {ASSUMED_HOST_MEMORY_GB_S:g} "

@@ -47,14 +47,13 @@ class AnalysisViewModel(QObject):
     def published_note(self, analysis: Analysis) -> tuple[str, str] | None:
         """(short, long) words on the published measurements of this GPU and workload and
         the model's validated error for it (``None`` when there are none)."""
-        from core.calc.performance.stacks import STACKS
+        from core.calc.performance.stacks import stack_basis
         from core.validation.published import expected_error_pct, overall_error, published_for
 
         w = analysis.workload
         if w is None or analysis.throughput is None or w.is_serving:
             return None
         rows = published_for(self.cache.catalog, analysis.build.gpu.id, w.preset_id, w.precision)
-        stack = STACKS[w.stack]
         error = expected_error_pct(w.preset_id)
         overall, count = overall_error()
         lines = [r.text() for r in rows[:4]]
@@ -63,7 +62,7 @@ class AnalysisViewModel(QObject):
         else:
             lines.append(
                 f"model error: ±{overall:.0f} % median on {count:,} published eager-PyTorch "
-                f"runs; {w.stack}: {stack.basis}"
+                f"runs; {w.stack}: {stack_basis(w)}"
             )
         same = [r for r in rows if r.gpu_count == analysis.build.gpu_count]
         short = same[0].text() if same else (rows[0].text() if rows else "no published run")

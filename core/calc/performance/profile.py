@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from core.calc import checkpoint
 from core.calc.memory.components import NF4_DQ_BITS
-from core.calc.performance.stacks import STACKS
+from core.calc.performance.stacks import STACKS, effective_stack
 from core.models.throughput import WorkProfile
 from core.models.workload import Architecture, Checkpointing, Workload
 
@@ -146,7 +146,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
     gemm_width, gemm_rows = _gemm_shape(arch, tokens)
     head_dim = arch.resolved_head_dim
     scores = attention / (4.0 * head_dim) if head_dim else 0.0
-    if arch.activation_elements_per_sample and STACKS[workload.stack].flash_attention:
+    if arch.activation_elements_per_sample and STACKS[effective_stack(workload)].flash_attention:
         # The presets' activations were counted over a forward with explicit attention
         # (the counter tags its QKᵀ and AV matmuls), which writes the score matrix and its
         # softmax to DRAM; FlashAttention keeps both on chip (Dao et al. 2022,
@@ -191,7 +191,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         conv_flops=min(conv, matmul),
         depthwise_conv_flops=min(depthwise, conv, matmul),
         conv_io_elements=(arch.conv_io_elements_per_sample or 0.0) * ratio,
-        channels_last=STACKS[workload.stack].channels_last,
+        channels_last=STACKS[effective_stack(workload)].channels_last,
         seq_len=seq,
         input_kind=arch.input_kind,
         input_bytes_per_sample=(
@@ -202,7 +202,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         dataset_samples=workload.dataset_samples,
         target_epochs=target.epochs if target else None,
         target_tokens=target.tokens if target else None,
-        stack=workload.stack,
+        stack=effective_stack(workload),
         grad_accum_steps=workload.grad_accum_steps if workload.trains else 1,
         recompute=_recompute(workload),
         op_recompute_matmul_share=(

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.models.workload import Stack
+from core.models.workload import Stack, Workload
 
 
 @dataclass(frozen=True)
@@ -127,3 +127,29 @@ STACKS: dict[Stack, StackPhysics] = {
         basis="assumed (Triton-fused LoRA kernels); two published rows only",
     ),
 }
+
+
+TRANSFORMER_ONLY: tuple[Stack, ...] = ("transformer-engine", "unsloth")
+"""Stacks whose fused kernels are transformer layers (Transformer Engine's ``TransformerLayer``
+and linear/norm modules; Unsloth's Llama-family kernels): any other network runs under them
+as plain PyTorch 2.x."""
+
+
+def effective_stack(workload: Workload) -> Stack:
+    """The stack whose physics times ``workload``: its own, except a transformer-only
+    stack on another kind of network, which runs as ``pytorch``."""
+    if workload.stack in TRANSFORMER_ONLY and not workload.architecture.is_transformer:
+        return "pytorch"
+    return workload.stack
+
+
+def stack_basis(workload: Workload) -> str:
+    """What the constants timing ``workload`` were fitted on, in a user's words (and why
+    they are another stack's when the one asked for does not apply)."""
+    used = effective_stack(workload)
+    if used == workload.stack:
+        return STACKS[used].basis
+    return (
+        f"{workload.stack} fuses transformer layers only, so {workload.name} runs as "
+        f"{used}: {STACKS[used].basis}"
+    )

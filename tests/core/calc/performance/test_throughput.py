@@ -525,3 +525,25 @@ def test_qlora_pays_for_unpacking_its_base_every_pass() -> None:
         assert extra == pytest.approx(0.04355, abs=1e-5)
     lora = make_workload(preset, task="lora", precision="bf16", seq_len=2048)
     assert profile_from_workload(lora).dequant_bytes_per_pass == 0.0
+
+
+def test_transformer_only_stacks_run_a_convnet_as_pytorch() -> None:
+    """Transformer Engine and Unsloth fuse transformer layers; ResNet-50 under them is
+    plain PyTorch 2.x (its convolutions, norms and activations are PyTorch's), so it is
+    timed as ``pytorch`` and says so, while BERT-large keeps each stack's own physics."""
+    from core.calc.performance.stacks import effective_stack, stack_basis
+
+    g = gpu("RTX 4090")
+    resnet = make_workload(find_preset("ResNet-50"), precision="fp16")
+    plain = profile_from_workload(resnet.model_copy(update={"stack": "pytorch"}))
+    base = gpu_step_time(plain, g, FITTED).gpu_s
+    for stack in ("transformer-engine", "unsloth"):
+        w = resnet.model_copy(update={"stack": stack})
+        assert effective_stack(w) == "pytorch"
+        assert profile_from_workload(w) == plain
+        assert gpu_step_time(profile_from_workload(w), g, FITTED).gpu_s == pytest.approx(base)
+        assert stack_basis(w).startswith(f"{stack} fuses transformer layers only")
+    bert = make_workload(find_preset("BERT-large"), precision="fp16")
+    assert effective_stack(bert.model_copy(update={"stack": "transformer-engine"})) == (
+        "transformer-engine"
+    )
