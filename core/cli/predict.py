@@ -137,11 +137,17 @@ def run(args: argparse.Namespace) -> int:
 
     published = published_for(catalog, gpu.id, workload.preset_id, workload.precision)
     expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
+    from core.calc.memory import estimate_vram
+
+    vram = estimate_vram(workload, gpu.vram_gib, args.count, with_fixes=False)
     cpu_step_assumed = (
         workload.trains and workload.offloads_optimizer and args.host_memory_gb_s is None
     )
     if args.json:
         data = {"workload": workload.name, "gpu": gpu.id, **result.model_dump()}
+        data["fits"] = vram.fits
+        data["vram_gib"] = vram.total_gib
+        data["vram_capacity_gib"] = gpu.vram_gib
         data["bottleneck_text"] = bottleneck_text(result.bottleneck)
         data["precision_text"] = precision_text(result.precision_note)
         data["published"] = [p.as_json() for p in published]
@@ -157,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"{workload.name} on {args.count}x {gpu.name}, {workload.stack}")
         print("\n".join(result_lines(result, workload)))
+        if not vram.fits:
+            print(
+                f"does not fit: {vram.total_gib:.1f} GiB per GPU of {gpu.vram_gib:g} GiB "
+                "(rigforge memory lists fixes); the throughput is what it would be if it did"
+            )
         for p in published:
             print(p.text())
         if expected is not None:

@@ -93,3 +93,18 @@ def test_pipeline_flags_set_the_layout_and_show_the_bubble(
     )
     assert code != 0
     assert "pipeline parallel 4 needs 4 GPUs; the build has 2" in capsys.readouterr().err
+
+
+def test_training_prediction_says_whether_it_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    """Full fine-tuning of Llama 3 8B (8.03 B parameters) with AdamW and fp32 master
+    weights needs 16 B per parameter before activations, about 120 GiB: not on one 24 GiB
+    RTX 4090. BERT-large at batch 32 fits an 80 GB H100. The text says it does not fit."""
+    args = ["predict", "--gpu", "RTX 4090", "--workload", "llama-3-8b", "--task", "training"]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["fits"] is False
+    assert data["vram_gib"] > 8.03e9 * 16 / 2**30 > data["vram_capacity_gib"] == 24.0
+    assert main(args) == 0
+    assert "does not fit" in capsys.readouterr().out
+    small = predict(capsys, "--batch", "32")
+    assert small["fits"] is True and small["vram_gib"] < small["vram_capacity_gib"]
