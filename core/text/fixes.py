@@ -27,7 +27,7 @@ FIX_TEXT: dict[str, str] = {
         "no single listed circuit carries {wall_w} W: split the PSUs across circuits"
     ),
     "use_board": "use the {name} board ({socket})",
-    "serve_smaller": "{changes} → {total_gib} GiB per GPU, fits ({max_streams} streams)",
+    "serve_smaller": "{changes} → {total_gib} GiB per GPU, fits ({max_streams} {streams})",
     "serve_offload": (
         "{weights} weights with {offload_gib} GiB offloaded to host RAM → {total_gib} GiB "
         "per GPU, fits (needs {host_ram_gib} GiB of host RAM; generation slows)"
@@ -68,6 +68,7 @@ def fix_text(fix: Fix) -> str:
     values: dict[str, object] = {str(k): v for k, v in fix.build.items()}
     values |= {str(k): v for k, v in fix.workload.items()}
     values |= fix.numbers
+    values["streams"] = "stream" if fix.numbers.get("max_streams") == 1 else "streams"
     text = render_template(FIX_TEXT.get(fix.code, fix.code.replace("_", " ")), values)
     if fix.code in ("zero2", "zero3", "add_gpus_zero3") and fix.workload.get("pp_degree") == 1:
         text += " without the pipeline"

@@ -100,8 +100,9 @@ def memory_fixes(
     buffer), fewer streams and offload, least disruptive first.
 
     Cost order: keep the weights' format if any change fits without it; then the
-    highest-precision format that fits; more GPUs only where the build has them
-    (``gpu_options``); offload last (it is slow).
+    highest-precision format that fits; changes on the GPUs the build has before any
+    that needs more (``gpu_options`` above ``gpu_count``: a purchase), at most two of each
+    so both kinds are offered; offload last (it is slow).
     """
     formats = [serving.weights] + [
         f
@@ -131,8 +132,9 @@ def memory_fixes(
                     if memory.fits:  # a smaller KV cache only when the weights alone do not
                         # Another GPU costs more than a step down in format (a purchase).
                         cost = (
+                            float(count > gpu_count),
                             rank
-                            + 4.0 * (count - gpu_count)
+                            + 4.0 * abs(count - gpu_count)
                             + 0.5 * (kv != serving.kv_cache)
                             + 0.25 * (fa_kv != serving.flash_attention),
                         )
@@ -146,16 +148,21 @@ def memory_fixes(
         if serving.streams > 1:
             fewer = _fewer_streams(workload, serving, capacity_gib, gpu_count, constants)
             if fewer is not None:
-                fixes.append(((9.0,), fewer))
+                fixes.append(((2.0, 9.0), fewer))
     fixes.sort(key=lambda item: item[0])
     seen: set[tuple[object, ...]] = set()
-    result: list[Fix] = []
-    for _cost, fix in fixes:
+    kept: list[tuple[tuple[float, ...], Fix]] = []
+    for cost, fix in fixes:
         key = tuple(sorted(fix.workload.items())) + tuple(sorted(fix.build.items()))
         if key not in seen:
             seen.add(key)
-            result.append(fix)
-    return tuple(result[:4])
+            kept.append((cost, fix))
+    # two of each kind first (on these GPUs, with more GPUs, offload), then the rest
+    first = [
+        item for i, item in enumerate(kept) if sum(k[0][0] == item[0][0] for k in kept[:i]) < 2
+    ]
+    rest = [item for item in kept if item not in first]
+    return tuple(fix for _cost, fix in (first + rest)[:4])
 
 
 def _fix(
@@ -214,7 +221,7 @@ def _offload_fix(
         return []
     return [
         (
-            (8.0,),
+            (2.0, 8.0),
             Fix(
                 code="serve_offload",
                 workload={"serving.weights": lowest, "serving.offload_gib": float(offload)},

@@ -109,6 +109,11 @@ def test_memory_inference_fits_and_combined_fixes(capsys: pytest.CaptureFixture[
     assert data["total_gib"] > 24 and "host_ram_gib" in data
     first = data["fixes"][0]
     assert "q4_k_m" in first["text"] and "split over 2 GPUs" in first["text"]
+    # cheapest first: every change on the two GPUs the build has comes before any that
+    # needs a third (a purchase), and both kinds are offered
+    texts = [f["text"] for f in data["fixes"]]
+    on_two = ["over 2 GPUs" in t for t in texts]
+    assert on_two[0] and not on_two[-1] and on_two == sorted(on_two, reverse=True), texts
 
 
 def test_validate_reads_llm_measurement_files(capsys: pytest.CaptureFixture[str]) -> None:
