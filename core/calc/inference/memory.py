@@ -152,11 +152,11 @@ def memory_fixes(
     fixes.sort(key=lambda item: item[0])
     seen: set[tuple[object, ...]] = set()
     kept: list[tuple[tuple[float, ...], Fix]] = []
-    for cost, fix in fixes:
+    for order, fix in fixes:
         key = tuple(sorted(fix.workload.items())) + tuple(sorted(fix.build.items()))
         if key not in seen:
             seen.add(key)
-            kept.append((cost, fix))
+            kept.append((order, fix))
     # two of each kind first (on these GPUs, with more GPUs, offload), then the rest
     first = [
         item for i, item in enumerate(kept) if sum(k[0][0] == item[0][0] for k in kept[:i]) < 2
