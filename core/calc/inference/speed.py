@@ -30,12 +30,12 @@ import math
 from dataclasses import dataclass
 
 from core.calc.inference.constants import FITTED, EngineConstants, InferenceConstants
-from core.calc.inference.formats import FORMATS, matmul_tflops
+from core.calc.inference.formats import FORMATS, matmul_tflops, native
 from core.calc.inference.model import LlmShape
 from core.models.inference import Bottleneck, CurvePoint, InferenceSpeed
 from core.models.parts import GPU
 from core.models.pcie import link_bandwidth_gb_s
-from core.models.workload import Serving, Workload
+from core.models.workload import Serving, WeightsFormat, Workload
 
 LANES_PER_SM = {
     "pascal": 128,
@@ -218,15 +218,26 @@ class _Model:
         return 2.0 * (n - 1) / n * message / (self.link.gb_s * 1e9) + latency * 2 * (n - 1) / n
 
     def prefill_seconds(self, prompt: int) -> float:
+        """A format the GPU has no tensor cores for is dequantised to 16 bit for the
+        prompt's products, so its prompt is never faster than the 16-bit weights' (its
+        smaller reads do not make up for the unpacking)."""
+        weights = self.serving.weights
+        fmt = FORMATS[weights]
+        seconds = self._prefill_seconds(prompt, weights)
+        if fmt.bits < 16 and not (fmt.compute != "fp16" and native(self.gpu, fmt.compute)):
+            seconds = max(seconds, self._prefill_seconds(prompt, "f16"))
+        return seconds
+
+    def _prefill_seconds(self, prompt: int, format_: WeightsFormat) -> float:
         s, c, serving = self.shape, self.c, self.serving
-        quant = FORMATS[serving.weights].family != "float"
+        quant = FORMATS[format_].family != "float"
         efficiency = c.prefill_quant_efficiency if quant else c.prefill_efficiency
-        rate = matmul_tflops(self.gpu, serving.weights) * 1e12 * efficiency * self.sustained
+        rate = matmul_tflops(self.gpu, format_) * 1e12 * efficiency * self.sustained
         batches = max(1, math.ceil(prompt / c.ubatch))
         compute = s.prefill_flops(prompt) / rate
         # A micro-batch of hundreds of tokens routes to nearly every expert: it reads all
         # the weights once (a dense model: the same as one token's read).
-        weights = s.weight_bytes(serving.weights)
+        weights = s.weight_bytes(format_)
         reads = batches * weights * (1.0 - self.offload_share) / self.bw
         copies = batches * weights * self.offload_share / self.pcie
         overhead = batches * s.layers * c.layer_overhead_s

@@ -240,3 +240,22 @@ def test_llama_cpp_quantises_the_cache_only_with_flash_attention() -> None:
 def test_sm_count_follows_the_chip_not_the_memory(gpu: str, sms: int) -> None:
     found = sm_count(CATALOG.gpu(gpu))
     assert found is not None and round(found) == sms
+
+
+def test_a_dequantised_prompt_is_never_faster_than_sixteen_bit() -> None:
+    """A format the GPU has no tensor cores for is unpacked to 16 bit for the prompt's
+    products (AWQ/GPTQ 4-bit everywhere, FP8 on Ampere), so its prompt is at most as fast
+    as f16's; FP8 on Ada has FP8 tensor cores (NVIDIA Ada whitepaper) and may be faster."""
+
+    def prefill(gpu: str, engine: str, weights: str) -> float:
+        w = _workload("llama-3-8b", engine=engine, weights=weights, prompt_len=512, gen_len=1)
+        assert w.serving is not None
+        return inference_speed(w, w.serving, CATALOG.gpu(gpu), 1, curves=False).prefill_tokens_s
+
+    for gpu, engine, weights in (
+        ("rtx-4090", "tensorrt-llm", "awq-int4"),
+        ("rtx-4090", "transformers", "gptq-int4"),
+        ("rtx-3090", "vllm", "fp8"),
+    ):
+        assert prefill(gpu, engine, weights) <= prefill(gpu, engine, "f16") * (1 + 1e-9)
+    assert prefill("rtx-4090", "tensorrt-llm", "fp8") > prefill("rtx-4090", "tensorrt-llm", "f16")
