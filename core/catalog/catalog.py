@@ -32,6 +32,10 @@ def normalise_name(name: str) -> str:
     return _NON_ALNUM.sub("", name.lower())
 
 
+_MAKERS = ("nvidia", "geforce", "amd", "radeon", "intel")
+"""Brand words a part's name may start with (normalised)."""
+
+
 class Catalog:
     """An immutable set of validated parts with an id/alias index."""
 
@@ -59,6 +63,12 @@ class Catalog:
                     raise CatalogError(
                         f"name or alias {key!r} of {part.id!r} is already used by {owner!r}"
                     )
+        # "NVIDIA H100 PCIe" also answers to "H100 PCIe": a maker's name in front of a
+        # model name tells no two parts apart (where it would, the explicit name wins)
+        for key, owner in list(self._index.items()):
+            for maker in _MAKERS:
+                if key.startswith(maker) and len(key) > len(maker) + 2:
+                    self._index.setdefault(key[len(maker) :], owner)
 
     def __len__(self) -> int:
         return len(self._parts)
@@ -96,13 +106,8 @@ class Catalog:
         part = self._parts.get(part_id) if part_id else None
         if part is not None and (category is None or part.category == category):
             return part
-        candidates = {n: p.id for p in self.parts(category) for n in (p.id, p.name, *p.aliases)}
-        # a name that begins exactly one part's name ("H100 PCIe" for "H100 PCIe 80GB")
-        key = normalise_name(name)
-        starts = {i for n, i in candidates.items() if normalise_name(n).startswith(key)}
-        if len(key) >= 4 and len(starts) == 1:
-            return self._parts[starts.pop()]
         kind = category or "part"
+        candidates = {n: p.id for p in self.parts(category) for n in (p.id, p.name, *p.aliases)}
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise LookupFailed(f"no {kind} named {name!r} in the catalog{hint}")
