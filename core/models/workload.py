@@ -294,6 +294,25 @@ def lora_for_task(lora: LoraSettings, task: str) -> LoraSettings:
     return lora.model_copy(update={"base_bits": bits})
 
 
+ENGINE_WEIGHTS: dict[str, frozenset[str]] = {
+    "llama.cpp": frozenset(
+        {"f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "iq4_xs", "mxfp4"}
+    ),
+    "vllm": frozenset(
+        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "mxfp4", "nvfp4"}
+    ),
+    "tensorrt-llm": frozenset(
+        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "mxfp4", "nvfp4"}
+    ),
+    "sglang": frozenset({"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "mxfp4"}),
+    "transformers": frozenset(
+        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "nf4-dq", "mxfp4"}
+    ),
+    "exllamav2": frozenset({"f16", "gptq-int4", "q4f16_1", "awq-int4"}),
+}
+"""Weights formats each engine loads (their documentation's supported-quantisation lists)."""
+
+
 class Serving(Frozen):
     """How a decoder LLM is served: engine, formats, lengths, concurrent streams, GPU split.
 
@@ -319,6 +338,16 @@ class Serving(Frozen):
     (pull request #15434, ``-fa auto``); ``False`` models ``-fa off`` and older builds,
     whose attention writes the score matrix out and re-reads the cache per query head.
     The other engines always fuse attention."""
+
+    @model_validator(mode="after")
+    def _engine_loads_the_weights(self) -> Serving:
+        loads = ENGINE_WEIGHTS.get(self.engine)
+        if loads is not None and self.weights not in loads:
+            raise ValueError(
+                f"{self.engine} does not load {self.weights} weights; it loads "
+                + ", ".join(sorted(loads))
+            )
+        return self
 
     @model_validator(mode="after")
     def _quantised_cache_needs_flash_attention(self) -> Serving:

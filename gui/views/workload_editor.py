@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,10 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.calc.inference.formats import nearest_weights
 from core.errors import RigForgeError
 from core.models.session import Session
 from core.models.workload import (
     ALL_LINEAR,
+    ENGINE_WEIGHTS,
     Architecture,
     Checkpointing,
     Engine,
@@ -509,8 +512,11 @@ class WorkloadEditorPanel(QWidget):
         # the serving engine replaces the training stack for an LLM served
         self.stack.setEnabled(not serving)
         self.target_value.setEnabled(training and self.target_kind.currentText() != "none")
-        for widget in (self.batch, self.seq_len):
-            widget.setEnabled(not serving and widget.isEnabled())
+        # a served LLM's batch is its streams, its precision its weights format and its
+        # tensor parallelism its split (seq_len follows the model's input kind above)
+        for widget in (self.batch, self.precision, self.tp_degree):
+            widget.setEnabled(not serving)
+        self.seq_len.setEnabled(not serving and self.seq_len.isEnabled())
         if not serving:
             return
         s = w.serving_settings
@@ -536,10 +542,21 @@ class WorkloadEditorPanel(QWidget):
             widget.blockSignals(blocked)
         # only llama.cpp has a choice: the other engines always fuse attention
         self.flash_attention.setEnabled(s.engine == "llama.cpp")
+        # formats the engine does not load are shown but cannot be picked
+        model = self.weights.model()
+        loads = ENGINE_WEIGHTS.get(s.engine, frozenset(WEIGHTS))
+        if isinstance(model, QStandardItemModel):
+            for row in range(model.rowCount()):
+                item = model.item(row)
+                if item is not None:
+                    item.setEnabled(item.text() in loads)
 
     def _edit_serving(self, field: str, value: Any) -> None:
         w = self._workload()
         serving = w.serving_settings.model_dump() | {field: value}
+        if field == "engine":
+            # the weights follow to the nearest format the new engine loads, in one edit
+            serving["weights"] = nearest_weights(str(value), serving["weights"])
         error = self._vm.edit_workload(
             f"Set {field.replace('_', ' ')} to {value}", {"serving": serving}, f"serving.{field}"
         )

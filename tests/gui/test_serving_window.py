@@ -96,3 +96,35 @@ def test_a_quantised_cache_keeps_flash_attention_on(window: MainWindow) -> None:
     editor.flash_attention.click()
     assert window.session_view_model.workload.serving_settings.flash_attention is True
     assert editor.flash_attention.isChecked()
+
+
+def test_fields_that_do_not_apply_to_serving_come_back_for_training(window: MainWindow) -> None:
+    """Serving an LLM, the batch (its streams), precision (its weights format) and TP (its
+    split) do not apply and are off; back to LoRA they are on again."""
+    editor = window.workload_editor
+    _serve_llama_8b(window)
+    for widget in (editor.batch, editor.precision, editor.tp_degree):
+        assert not widget.isEnabled()
+    _choose(editor.task, editor.task.findText("lora"))
+    assert not window.session_view_model.workload.is_serving
+    for widget in (editor.batch, editor.precision, editor.tp_degree, editor.seq_len):
+        assert widget.isEnabled()
+
+
+def test_weights_follow_the_engine_to_a_format_it_loads(window: MainWindow) -> None:
+    """vLLM does not load GGUF's q4_k_m (its documented quantisations: AWQ, GPTQ, FP8, …):
+    switching to it takes the 4-bit weights to awq-int4 in the same edit (one undo), and
+    llama.cpp-only formats cannot be picked while vLLM is the engine."""
+    _serve_llama_8b(window)
+    editor = window.workload_editor
+    _choose(editor.weights, editor.weights.findText("q4_k_m"))
+    _choose(editor.engine, editor.engine.findText("vllm"))
+    serving = window.session_view_model.workload.serving_settings
+    assert (serving.engine, serving.weights) == ("vllm", "awq-int4")
+    assert editor.weights.currentText() == "awq-int4"
+    model = editor.weights.model()
+    assert not model.item(editor.weights.findText("q4_k_m")).isEnabled()  # type: ignore[attr-defined]
+    assert model.item(editor.weights.findText("gptq-int4")).isEnabled()  # type: ignore[attr-defined]
+    window.undo_action.trigger()
+    serving = window.session_view_model.workload.serving_settings
+    assert (serving.engine, serving.weights) == ("llama.cpp", "q4_k_m")

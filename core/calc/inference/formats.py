@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.models.parts import GPU
-from core.models.workload import KvFormat, WeightsFormat
+from core.models.workload import ENGINE_WEIGHTS, KvFormat, WeightsFormat
 
 Compute = Literal["fp16", "fp8", "int8", "fp4"]
 
@@ -75,23 +75,8 @@ LOWER_PRECISION: tuple[WeightsFormat, ...] = ("q8_0", "q6_k", "q5_k_m", "q4_k_m"
 """Formats a memory fix tries, least quality lost first (llama.cpp's own ordering of its
 quantisations by perplexity)."""
 
-ENGINE_FORMATS: dict[str, frozenset[str]] = {
-    "llama.cpp": frozenset(
-        {"f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "iq4_xs", "mxfp4"}
-    ),
-    "vllm": frozenset(
-        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "mxfp4", "nvfp4"}
-    ),
-    "tensorrt-llm": frozenset(
-        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "mxfp4", "nvfp4"}
-    ),
-    "sglang": frozenset({"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "mxfp4"}),
-    "transformers": frozenset(
-        {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "nf4-dq", "mxfp4"}
-    ),
-    "exllamav2": frozenset({"f16", "gptq-int4", "q4f16_1", "awq-int4"}),
-}
-"""Weights formats each engine loads (their documentation's supported-quantisation lists)."""
+ENGINE_FORMATS = ENGINE_WEIGHTS
+"""Weights formats each engine loads (``core.models.workload.ENGINE_WEIGHTS``)."""
 
 
 def compute_capability(gpu: GPU) -> float | None:
@@ -138,3 +123,46 @@ def matmul_tflops(gpu: GPU, weights: WeightsFormat) -> float:
     if compute == "fp4" and native(gpu, "fp4") and t.fp8:
         return 2.0 * t.fp8  # FP4 tensor cores run at twice the FP8 rate (Blackwell)
     return half
+
+
+_PREFERRED: tuple[WeightsFormat, ...] = (
+    "f16",
+    "bf16",
+    "q8_0",
+    "fp8",
+    "int8",
+    "q6_k",
+    "q5_k_m",
+    "q4_k_m",
+    "awq-int4",
+    "gptq-int4",
+    "q4_0",
+    "iq4_xs",
+    "q4f16_1",
+    "nf4",
+    "nf4-dq",
+    "mxfp4",
+    "nvfp4",
+)
+"""Among formats of about the same size, the one an engine's users most often run."""
+
+
+def nearest_weights(engine: str, weights: WeightsFormat) -> WeightsFormat:
+    """``weights`` if ``engine`` loads it, else the engine's format of about the same size
+    (within a bit per weight: int8 on llama.cpp is q8_0, q4_k_m on vLLM awq-int4), or
+    failing that the largest smaller one (q6_k on vLLM: awq-int4), or the smallest."""
+    loads = ENGINE_FORMATS.get(engine)
+    if loads is None or weights in loads:
+        return weights
+    bits = FORMATS[weights].bits
+    known = [f for f in _PREFERRED if f in loads]
+
+    def pick(chosen: list[WeightsFormat]) -> WeightsFormat:
+        best = max(round(FORMATS[f].bits) for f in chosen)
+        return next(f for f in chosen if round(FORMATS[f].bits) == best)
+
+    near = [f for f in known if abs(FORMATS[f].bits - bits) <= 1.0]
+    if near:
+        return near[0]
+    smaller = [f for f in known if FORMATS[f].bits < bits]
+    return pick(smaller) if smaller else min(known, key=lambda f: FORMATS[f].bits)

@@ -107,8 +107,7 @@ def memory_fixes(
     formats = [serving.weights] + [
         f
         for f in LOWER_PRECISION
-        if FORMATS[f].bits < FORMATS[serving.weights].bits
-        and f in ENGINE_FORMATS[serving.engine] | {"q8_0", "q4_k_m"}
+        if FORMATS[f].bits < FORMATS[serving.weights].bits and f in ENGINE_FORMATS[serving.engine]
     ]
     counts = sorted({gpu_count, *gpu_options})
     # Turning llama.cpp's flash attention on costs nothing (it is also faster).
