@@ -84,7 +84,9 @@ def time_figure(a: Analysis) -> Figure:
     w = a.workload
     seconds = t.time_to_target_s if t is not None else None
     target = "no target set"
-    if w is not None and w.target is not None:
+    if w is not None and not w.trains:
+        target = "inference: no training target"
+    elif w is not None and w.target is not None:
         target = (
             f"{w.target.epochs:g} epochs of {w.dataset_samples or 0:,} samples"
             if w.target.epochs is not None

@@ -154,7 +154,7 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         # elementwise traffic.
         activations = max(activations - _EAGER_SCORE_TENSORS * scores, 0.0)
 
-    target = workload.target
+    target = workload.target if workload.trains else None  # inference has no target
     return WorkProfile(
         name=workload.name,
         unit=arch.throughput_unit,

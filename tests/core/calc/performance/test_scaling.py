@@ -117,6 +117,21 @@ def test_time_to_target_epochs_and_tokens() -> None:
     assert time_to_target_s(q, 100.0) == pytest.approx(1e9 / 102400.0)
 
 
+def test_inference_has_no_time_to_target() -> None:
+    """A training target (90 epochs of ImageNet's 1,281,167 images) means nothing for a
+    model that only runs inference: no time to target, whatever the workload carries."""
+    from core.models.workload import TrainingTarget
+
+    w = make_workload(find_preset("ResNet-50"), task="inference").model_copy(
+        update={"dataset_samples": 1_281_167, "target": TrainingTarget(epochs=90)}
+    )
+    p = profile_from_workload(w)
+    assert p.target_epochs is None and p.target_tokens is None
+    assert time_to_target_s(p, 1000.0) is None
+    trained = profile_from_workload(w.model_copy(update={"task": "training"}))
+    assert time_to_target_s(trained, 1000.0) == pytest.approx(90 * 1_281_167 / 1000.0)
+
+
 def test_host_launch_time_is_not_split_by_tensor_parallelism() -> None:
     """Each tensor-parallel rank splits the device work but launches every kernel."""
     c = FITTED.model_copy(update={"launch_s_per_layer": 1e-3})
