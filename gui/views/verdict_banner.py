@@ -38,14 +38,21 @@ class VerdictBanner(QFrame):
         layout.addWidget(self.fix_button)
         self._check: Check | None = None
         self.severity = "pass"
+        self._styled = ""
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
 
     def show_analysis(self, analysis: Analysis, can_apply: bool) -> None:
         verdict = build_verdict(analysis)
         self.severity = verdict.severity
         self.label.setText(verdict.text)
-        self.setStyleSheet(f"#verdictBanner{{{BANNER_STYLE[verdict.severity]}}}")
-        self.label.setStyleSheet("border:none;background:transparent;")
+        if verdict.severity != self._styled:
+            # the label's text colour is set too: under a dark palette it would inherit
+            # light text onto the banner's light background
+            style = BANNER_STYLE[verdict.severity]
+            colour = style.split("color:")[1].split(";")[0]
+            self.setStyleSheet(f"#verdictBanner{{{style}}}")
+            self.label.setStyleSheet(f"border:none;background:transparent;color:{colour};")
+            self._styled = verdict.severity
         self._check = verdict.fix_check if can_apply else None
         self.fix_button.setVisible(self._check is not None)
 

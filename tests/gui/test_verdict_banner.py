@@ -59,3 +59,20 @@ def test_lora_preset_starts_from_the_common_recipe(window: MainWindow) -> None:
     assert w is not None and w.task == "lora"
     assert (w.seq_len, w.checkpointing) == (2048, "full")
     assert card(window, "vram") == "Yes"
+
+
+def test_banner_text_stays_dark_on_its_light_colour_in_the_dark_theme(
+    window: MainWindow,
+) -> None:
+    """The banner keeps its light severity colours in either theme, so its text must be
+    the banner's dark ink, not the dark palette's light text (unreadable before)."""
+    from PySide6.QtGui import QColor, QPalette
+
+    dialog = window.open_settings()
+    dialog.theme.setCurrentText("dark")
+    dialog.accept()
+    window.build_editor.gpu_count.setValue(4)  # a failing build: the banner is repainted
+    label = window.results.banner.label
+    label.ensurePolished()
+    ink = label.palette().color(QPalette.ColorRole.WindowText)
+    assert ink == QColor("#8e1b1b")  # the fail banner's ink (lightness 69), not #e0e0e0
