@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -218,6 +218,11 @@ class MainWindow(QMainWindow):
         _tip(self.redo_action, "Redo", text)
 
     def _on_undo_stack_index_changed(self, _index: int) -> None:
+        # after the event that moved the stack: opening a file clears the stack before
+        # the new document is analysed, and the verdict must be the new one's
+        QTimer.singleShot(0, self._show_edit_status)
+
+    def _show_edit_status(self) -> None:
         stack = self.session_view_model.undo_stack
         text = stack.undoText().replace("&", "")
         verdict = build_verdict(self.analysis_view_model.analysis).headline

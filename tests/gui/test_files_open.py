@@ -341,3 +341,20 @@ def _catalog():  # type: ignore[no-untyped-def]
     from core.catalog import load_catalog
 
     return load_catalog()
+
+
+def test_status_bar_names_the_opened_documents_verdict(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """After a failing edit, opening a file that works says it works: the status line is
+    written once the opened document is analysed, not from the one before."""
+    from core.text.verdict import build_verdict
+
+    window.build_editor.gpu_count.setValue(4)  # four 4090s overload the default PSU
+    assert window.results.banner.severity == "fail"
+    path = tmp_path / "one.json"
+    path.write_bytes(SINGLE)
+    assert window.file_actions.open_path(path, ask=False)
+    headline = build_verdict(window.analysis_view_model.analysis).headline
+    assert not headline.startswith("Won't work")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(headline))
