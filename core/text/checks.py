@@ -128,22 +128,23 @@ REASONS: dict[str, str] = {
     "pcie_card": "PCIe card",
     "slot_width_unknown": "The card's slot width is unknown; placed as one slot wide",
     "gpus_fit_board": (
-        "{gpus} card(s) {slot_width} slots wide fit the board's {x16_slots} x16 slots"
+        "{gpus} card(s) {slot_width} {slot_word} wide fit the board's {x16_slots} x16 slots"
     ),
     "gpus_placed_board_spacing_unknown": (
         "{gpus} card(s) placed in the board's {x16_slots} x16 slots (slot spacing not sourced)"
     ),
     "gpus_do_not_fit_board": (
-        "Only {fitting} of {gpus} cards {slot_width} slots wide fit the board's "
+        "Only {fitting} of {gpus} cards {slot_width} {slot_word} wide fit the board's "
         "{x16_slots} x16 slots"
     ),
+    "gpus_exceed_board_slots": "Only {fitting} of {gpus} cards fit the board's {x16_slots} x16 slots",
     "no_case": "No case chosen: case fit not checked",
     "board_fits_case": "{board_form_factor} board fits the case",
     "board_not_in_case": ("{board_form_factor} board does not fit the case ({case_form_factors})"),
     "case_slots_enough": "Cards reach slot {needed} of the case's {case_slots}",
     "slot_positions_unknown": (
         "No source gives this board's slot positions: check in its manual that "
-        "{gpus} cards {slot_width} slots wide fit side by side"
+        "{gpus} cards {slot_width} slot(s) wide fit side by side"
     ),
     "case_slots_short": "Cards reach slot {needed} but the case has {case_slots} expansion slots",
     "gpu_length_unknown": "The card's length is unknown",

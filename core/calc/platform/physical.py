@@ -103,15 +103,19 @@ def physical_checks(
     board_numbers: dict[str, Number] = {
         "gpus": build.gpu_count,
         "slot_width": width,
+        "slot_word": "slot" if width == 1 else "slots",
         "x16_slots": len(gpu_slots(build.motherboard)),
         "fitting": assignment.gpus_fitting_geometry,
     }
+    # placed by width only where the board's slot positions are sourced and the cards sit
+    # on it (not on risers); otherwise only the count of x16 slots limits them
+    by_width = build.motherboard.slot_positions_sourced and build.riser is None
     if assignment.gpus_fitting_geometry < build.gpu_count:
         checks.append(
             Check(
                 id="physical.board_slots",
                 severity="fail",
-                reason="gpus_do_not_fit_board",
+                reason="gpus_do_not_fit_board" if by_width else "gpus_exceed_board_slots",
                 numbers=board_numbers,
             )
         )

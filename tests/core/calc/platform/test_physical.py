@@ -29,6 +29,25 @@ def test_board_slots() -> None:
     assert _sev(parts.build(gpu_count=2))["physical.board_slots"] == "pass"
 
 
+def test_too_many_cards_for_a_board_without_sourced_positions_is_a_count() -> None:
+    """The AM5 test board has three x16 slots. Four 3-slot cards: with its slot positions
+    sourced they fail by width (two fit: 1-3 and 5-7); with the positions unknown they are
+    placed one per slot, and the text says so by count, not as "1 slots wide"."""
+    from core.text.checks import render_reason
+
+    def board_check(build: object) -> object:
+        checks = physical_checks(build, assign_pcie(build))  # type: ignore[arg-type]
+        return next(c for c in checks if c.id == "physical.board_slots")
+
+    sourced = board_check(parts.four_4090())
+    assert sourced.reason == "gpus_do_not_fit_board"  # type: ignore[attr-defined]
+    assert "3 slots wide" in render_reason(sourced)  # type: ignore[arg-type]
+    board = parts.am5_board().model_copy(update={"slot_positions_sourced": False})
+    unsourced = board_check(parts.build(gpu_count=4, motherboard=board))
+    text = render_reason(unsourced)  # type: ignore[arg-type]
+    assert text == "Only 3 of 4 cards fit the board's 3 x16 slots", text
+
+
 def test_case_slots() -> None:
     # Two 3-slot cards at 1 and 5 reach slot 5 + 3 − 1 = 7.
     assert (
