@@ -137,7 +137,9 @@ REASONS: dict[str, str] = {
         "Only {fitting} of {gpus} cards {slot_width} {slot_word} wide fit the board's "
         "{x16_slots} x16 slots"
     ),
-    "gpus_exceed_board_slots": "Only {fitting} of {gpus} cards fit the board's {x16_slots} x16 slots",
+    "gpus_exceed_board_slots": (
+        "Only {fitting} of {gpus} cards fit the board's {x16_slots} x16 slots"
+    ),
     "no_case": "No case chosen: case fit not checked",
     "board_fits_case": "{board_form_factor} board fits the case",
     "board_not_in_case": ("{board_form_factor} board does not fit the case ({case_form_factors})"),
