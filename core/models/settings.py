@@ -30,6 +30,11 @@ class Circuit(Frozen):
         return self.volts * self.amps
 
     @property
+    def label(self) -> str:
+        """In a user's words: "120 V / 15 A (US)"."""
+        return f"{self.volts:g} V / {self.amps:g} A ({self.id.split('-')[0].upper()})"
+
+    @property
     def continuous_w(self) -> float:
         """Practical continuous load: ``volts × amps × continuous_fraction``."""
         return self.rated_w * self.continuous_fraction

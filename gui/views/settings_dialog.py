@@ -21,9 +21,7 @@ from gui.viewmodels.settings import AppSettings
 from gui.views import plain
 
 CIRCUIT_LABELS = {
-    cid: f"{c.volts:g} V / {c.amps:g} A ({cid.split('-')[0].upper()}), "
-    f"{c.continuous_w:,.0f} W continuous"
-    for cid, c in CIRCUITS.items()
+    cid: f"{c.label}, {c.continuous_w:,.0f} W continuous" for cid, c in CIRCUITS.items()
 }
 
 

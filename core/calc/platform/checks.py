@@ -275,7 +275,7 @@ def _circuit_check(build: Build, settings: AnalysisSettings, budget: PowerBudget
     wall = budget.wall_w or 0.0
     numbers: dict[str, Number] = {
         "wall_w": round(wall),
-        "circuit": circuit.id,
+        "circuit": circuit.label,
         "volts": circuit.volts,
         "amps": circuit.amps,
         "continuous_pct": round(100 * circuit.continuous_fraction),
@@ -287,7 +287,7 @@ def _circuit_check(build: Build, settings: AnalysisSettings, budget: PowerBudget
     fix = _limit_fix(build, settings, psu=False, circuit=True, fraction=CIRCUIT_WARN_FRACTION)
     if fix is None:
         fitting = [
-            c.id for c in CIRCUITS.values() if c.continuous_w * CIRCUIT_WARN_FRACTION >= wall
+            c.label for c in CIRCUITS.values() if c.continuous_w * CIRCUIT_WARN_FRACTION >= wall
         ]
         fix = Fix(
             code="use_bigger_circuit" if fitting else "split_across_circuits",

@@ -167,3 +167,6 @@ def test_circuit_near_limit_warns_and_offers_a_power_limit() -> None:
     assert circuit.fix is not None and circuit.fix.code == "power_limit_gpus"
     limit = float(circuit.fix.build["gpu_power_limit_w"])
     assert (2 * limit + 328) / 0.9 <= 0.9 * 1440
+    # the circuit is named in words, not by its settings id
+    text = render_check(circuit)
+    assert "120 V / 15 A (US)" in text and "us-120v-15a" not in text
