@@ -250,3 +250,54 @@ def render_check(check: Check) -> str:
     if check.fix is not None:
         line += f" — fix: {fix_text(check.fix)}"
     return line
+
+
+CHECK_TITLES: dict[str, str] = {
+    "analysis.numbers": "Inputs",
+    "compat.dimm_count": "Memory slots",
+    "compat.dimm_type": "Memory module type",
+    "compat.ecc": "ECC memory",
+    "compat.memory_capacity": "Memory capacity",
+    "compat.memory_type": "Memory generation",
+    "compat.power_connectors": "GPU power connectors",
+    "compat.socket": "CPU socket",
+    "host.cpu_cores": "CPU cores",
+    "host.ram": "System RAM",
+    "host.storage_capacity": "Storage space",
+    "host.storage_read": "Storage speed",
+    "pcie.chipset": "Chipset link",
+    "pcie.gpu_link": "GPU link",
+    "pcie.lanes": "PCIe lanes",
+    "pcie.m2": "M.2 slots",
+    "pcie.p2p": "GPU peer-to-peer",
+    "physical.board_slots": "Board slots",
+    "physical.case": "Case",
+    "physical.case_board": "Board in case",
+    "physical.case_slots": "Case slots",
+    "physical.cooling": "Cooling",
+    "physical.form_factor": "GPU form factor",
+    "physical.frame_mounts": "Frame mounts",
+    "physical.gpu_length": "GPU length",
+    "physical.riser": "Risers",
+    "physical.slot_spacing": "Slot spacing",
+    "physical.slot_width": "GPU width",
+    "power.circuit": "Wall circuit",
+    "power.psu": "PSU load",
+    "power.psu_count": "PSU count",
+    "power.summary": "Power draw",
+    "power.transient": "Power spikes",
+    "power.unknown": "Power data",
+    "vram.fit": "VRAM fit",
+    "workload.gpus": "GPU count for the workload",
+}
+"""Each check's name in a user's words (the CLI keeps the ids, which scripts use)."""
+
+
+def check_title(check_id: str) -> str:
+    """ "pcie.gpu_link.2" -> "GPU link 2"; an id without a title reads as words."""
+    parts = check_id.split(".")
+    for n in range(len(parts), 0, -1):
+        title = CHECK_TITLES.get(".".join(parts[:n]))
+        if title is not None:
+            return " ".join([title, *parts[n:]])
+    return check_id.replace(".", " ").replace("_", " ").capitalize()

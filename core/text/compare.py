@@ -11,6 +11,7 @@ from typing import Literal
 
 from core.models.analysis import Analysis
 from core.models.checks import SEVERITY_ORDER
+from core.text.checks import check_title
 from core.text.cost import total_text
 from core.text.money import USD, Money
 from core.text.summary import duration_text
@@ -188,7 +189,7 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
         rows.append(
             _row(
                 f"check:{check_id}",
-                f"Check {check_id}",
+                f"Check: {check_title(check_id)}",
                 [None if s is None else float(SEVERITY_ORDER[s]) for s in severities],
                 [NA if s is None else s for s in severities],
                 "lower",

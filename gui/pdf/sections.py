@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.models.parts import Part
 from core.models.workload import Workload
-from core.text.checks import SEVERITY_LABELS, render_reason
+from core.text.checks import SEVERITY_LABELS, check_title, render_reason
 from core.text.fixes import fix_text
 from core.text.inference import BOTTLENECK_TEXT, api_break_even_text, rate, seconds
 from core.text.parts import UNKNOWN, key_specs
@@ -197,7 +197,7 @@ def checks_html(b: SheetBuild) -> str:
         rows.append(
             [
                 (SEVERITY_LABELS[check.severity], check.severity),
-                check.id,
+                check_title(check.id),
                 render_reason(check),
                 fix_text(check.fix) if check.fix is not None else "",
             ]

@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core.calc.compatibility import incompatibilities
 from core.calc.fixes import PART_FIELDS, apply_fix
+from core.calc.inference.formats import nearest_weights
 from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
 from core.catalog.builds import default_build
@@ -233,6 +234,11 @@ class SessionViewModel(QObject):
         return self.edit_build(f"Use custom {field} {part.name}", {field: part})
 
     # -- workload and settings intents ------------------------------------------------------------
+
+    def weights_for_engine(self, engine: str, weights: str) -> str:
+        """The weights format to serve with ``engine``: ``weights`` if it loads it, else
+        the nearest format it does (``core.calc.inference.formats.nearest_weights``)."""
+        return str(nearest_weights(engine, weights))  # type: ignore[arg-type]
 
     def edit_workload(
         self, text: str, changes: dict[str, Any], merge_key: str | None = None

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.checks import SEVERITY_ORDER, Check
-from core.text.checks import SEVERITY_LABELS, render_reason
+from core.text.checks import SEVERITY_LABELS, check_title, render_reason
 from core.text.fixes import fix_text
 from gui.views import plain
 from gui.views.summary_cards import ElidedLabel
@@ -129,7 +129,7 @@ class ChecksModel(QStandardItemModel):
         for r, check in enumerate(checks):
             texts = (
                 SEVERITY_LABELS[check.severity],
-                check.id,
+                check_title(check.id),
                 render_reason(check),
                 fix_text(check.fix) if check.fix is not None else "",
             )
@@ -287,7 +287,7 @@ class ChecksPanel(QWidget):
             return
         check = self.model.checks[row]
         self._selected = check.id
-        title = f"{SEVERITY_LABELS[check.severity]} {check.id}"
+        title = f"{SEVERITY_LABELS[check.severity]} {check_title(check.id)}"
         lines = [render_reason(check)]
         if check.fix is not None:
             lines += ["", f"Fix: {fix_text(check.fix)}"]

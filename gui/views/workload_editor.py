@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.calc.inference.formats import nearest_weights
 from core.errors import RigForgeError
 from core.models.session import Session
 from core.models.workload import (
@@ -556,7 +555,7 @@ class WorkloadEditorPanel(QWidget):
         serving = w.serving_settings.model_dump() | {field: value}
         if field == "engine":
             # the weights follow to the nearest format the new engine loads, in one edit
-            serving["weights"] = nearest_weights(str(value), serving["weights"])
+            serving["weights"] = self._vm.weights_for_engine(str(value), serving["weights"])
         error = self._vm.edit_workload(
             f"Set {field.replace('_', ' ')} to {value}", {"serving": serving}, f"serving.{field}"
         )

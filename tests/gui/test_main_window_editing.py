@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from core.text.checks import check_title
 from gui.views.main_window import MainWindow
 from tests.gui.conftest import card
 
@@ -46,10 +47,10 @@ def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWind
     assert card(window, "vram") == "No"
     panel = window.results.checks
     assert panel.text(0, 0) == "FAIL"
-    assert panel.text(0, 1) == "vram.fit"
+    assert panel.text(0, 1) == "VRAM fit"  # the check in words, its id in the CLI
     assert "GiB" in panel.text(0, 3)  # the fix names its result
     # the worst check is selected and shown in full, with its fix one click away
-    assert panel.detail_title.text() == "FAIL vram.fit"
+    assert panel.detail_title.text() == "FAIL VRAM fit"
     assert "GiB" in panel.detail.toPlainText() and panel.apply_button.isEnabled()
     panel.apply_button.click()
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
@@ -152,7 +153,7 @@ def test_checks_show_one_line_each_and_the_selected_one_in_full(window: MainWind
     for row in shown:
         table.selectRow(row)
         check = panel.checks[row]
-        assert panel.detail_title.text().endswith(check.id)
+        assert panel.detail_title.text().endswith(check_title(check.id))
         assert panel.text(row, 2) in panel.detail.toPlainText()
         can = window.analysis_view_model.can_apply(check)
         assert panel.apply_button.isEnabled() == can == panel.can_apply(check.id)

@@ -15,7 +15,7 @@ from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError
 from core.files.io import parse_document
-from core.text.checks import render_reason
+from core.text.checks import check_title, render_reason
 from core.text.money import USD
 from core.text.summary import cost_per_unit_figure, summary_figures
 from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_analyses
@@ -59,7 +59,7 @@ def test_sheet_text_has_the_apps_figures_parts_and_checks(qtbot: QtBot, single: 
     # with all whitespace removed.
     packed = "".join(text.split())
     for check in a.checks:
-        assert check.id in packed
+        assert "".join(check_title(check.id).split()) in packed
         assert "".join(render_reason(check).split())[:40] in packed, check.id
     assert 2 <= len(reader.pages) <= 10
     assert text.rstrip().endswith(str(len(reader.pages)))  # page number on the last page
@@ -204,9 +204,9 @@ def test_page_one_is_purchase_ready(qtbot: QtBot, single: BuildSheet) -> None:
     for blank in ("Approval", "Requested by", "Approved by", "Cost centre"):
         assert blank in first
     assert "published: 1,301 images/s at batch 448" in text
-    # no check id is cut mid-word across lines of its cell
+    # no check's name is cut mid-word across lines of its cell
     for check in b.analysis.checks:
-        assert check.id in text, check.id
+        assert check_title(check.id) in text, check.id
 
 
 def test_part_lines_name_maker_and_part_number_and_sources_are_numbered(

@@ -170,3 +170,28 @@ def test_circuit_near_limit_warns_and_offers_a_power_limit() -> None:
     # the circuit is named in words, not by its settings id
     text = render_check(circuit)
     assert "120 V / 15 A (US)" in text and "us-120v-15a" not in text
+
+
+def test_every_check_the_app_makes_has_a_name_in_words() -> None:
+    """The window and the PDF name checks in words ("GPU link 2", "Wall circuit"); every
+    check id written in core/calc has one (an id without would read as its own words)."""
+    import re
+    from pathlib import Path
+
+    from core.text.checks import CHECK_TITLES, check_title
+
+    calc = Path(__file__).resolve().parents[4] / "core" / "calc"
+    ids = {
+        m.group(1)
+        for path in calc.rglob("*.py")
+        for m in re.finditer(
+            r'"((?:compat|host|pcie|physical|power|vram|workload|analysis)'
+            r'\.[a-z_0-9]+)"',
+            path.read_text(encoding="utf-8"),
+        )
+    }
+    assert len(ids) > 25
+    missing = sorted(i for i in ids if i not in CHECK_TITLES)
+    assert not missing, missing
+    assert check_title("pcie.gpu_link.2") == "GPU link 2"
+    assert check_title("power.circuit") == "Wall circuit"
