@@ -8,10 +8,14 @@ the ones that need Qt (PDF export) are registered by ``gui.main``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
 from pydantic import ValidationError
 
@@ -50,8 +54,48 @@ def build_parser(extra_modules: Sequence[ModuleType] = ()) -> argparse.ArgumentP
     return parser
 
 
+_CONTROLS = {
+    code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 0x0A
+} | {0x09: "\t"}
+"""Control characters other than newline and tab, shown as escapes: a build name or a
+feed's source text must not move the cursor, recolour or retitle the user's terminal."""
+
+
+class _Printable(io.TextIOBase):
+    """A text stream that writes what it is given with control characters escaped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(text.translate(_CONTROLS))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def writable(self) -> bool:
+        return True
+
+
 def main(argv: Sequence[str] | None = None, extra_modules: Sequence[ModuleType] = ()) -> int:
-    """Run one headless command; return its exit status."""
+    """Run one headless command; return its exit status. Text it prints never carries
+    control characters from the files it read (``_Printable``); a reader that stops
+    early (``rigforge validate | head``) ends it quietly."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Printable(out), _Printable(err)
+    try:
+        return _main(argv, extra_modules)
+    except BrokenPipeError:
+        # no second error when Python flushes the closed pipe at exit
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return 1
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None, extra_modules: Sequence[ModuleType]) -> int:
     args = build_parser(extra_modules).parse_args(argv)
     if args.command is None:
         build_parser(extra_modules).print_help()

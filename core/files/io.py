@@ -23,7 +23,7 @@ from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
 from core.files.safe_read import read_limited
 from core.models.build import Build, DriveSelection
 from core.models.parts import Part
-from core.models.session import Session
+from core.models.session import MAX_BUILDS, Session
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,13 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
     """Bytes of a file (any supported version) -> a session; ``FileFormatError`` otherwise."""
     raw = parse_json_bytes(data)
     original = raw.get("version") if isinstance(raw, dict) else None
+    builds = raw.get("builds") if isinstance(raw, dict) else None
+    if isinstance(builds, list) and len(builds) > MAX_BUILDS:
+        # before validating each one: a small file of a million empty builds would take
+        # minutes and gigabytes to list the problems of
+        raise FileFormatError(
+            f"field 'builds': {len(builds):,} builds; a file holds at most {MAX_BUILDS}"
+        )
     try:
         document = Document.model_validate(upgrade(raw))
     except ValidationError as error:

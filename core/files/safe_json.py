@@ -18,6 +18,8 @@ from core.errors import FileFormatError
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Largest file RigForge opens (a comparison of many builds is well under 1 MB)."""
 MAX_DEPTH = 64
+MAX_LIST_ITEMS = 100_000
+"""Longest list accepted (a comparison holds at most 64 builds)."""
 MAX_NUMBER_CHARS = 40
 """Longest number literal accepted: an exact integer of 40 digits is far beyond any value
 a build needs, and Python refuses to convert integers over 4,300 digits anyway."""
@@ -120,7 +122,7 @@ def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
     if not text.strip():
         raise FileFormatError("the file is empty")
     try:
-        return json.loads(
+        value = json.loads(
             text,
             parse_constant=_reject_constant,
             parse_int=_number(int),
@@ -135,3 +137,39 @@ def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
         raise FileFormatError(f"the file is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as error:  # e.g. a number Python cannot convert
         raise FileFormatError(f"the file holds a value RigForge cannot read: {error}") from None
+    _check_values(value)
+    return value
+
+
+def _check_values(value: Any) -> None:
+    """Refuse lists longer than ``MAX_LIST_ITEMS`` (validating millions of entries takes
+    minutes and gigabytes) and text with lone UTF-16 surrogates (``"\ud800"``: valid
+    JSON, but no file can be written back with it), naming where they are."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, where)
+        elif isinstance(item, list):
+            if len(item) > MAX_LIST_ITEMS:
+                raise FileFormatError(
+                    f"{where or 'the file'}: a list of {len(item):,} entries; RigForge reads "
+                    f"lists of up to {MAX_LIST_ITEMS:,}"
+                )
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                _check_text(key, where or "a key")
+                stack.append((f"{where}.{key}" if where else key, v))
+
+
+def _check_text(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = where if len(where) <= 80 else where[:80] + "…"
+        raise FileFormatError(
+            f"{shown.encode('utf-8', 'backslashreplace').decode('ascii', 'backslashreplace')}: "
+            "the text holds a lone UTF-16 surrogate (an escape like \\ud800), which is not "
+            "a character"
+        ) from None

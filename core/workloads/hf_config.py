@@ -63,6 +63,10 @@ MAX_CONFIG_BYTES = 1024 * 1024
 """A config.json is a few kilobytes; a megabyte leaves room and refuses a weights file."""
 
 
+MAX_LAYERS = 100_000
+"""Most layers a config may state (the workload's own limit)."""
+
+
 def load_hf_config(path: str | Path) -> Architecture:
     """Read ``config.json`` from disk and build its ``Architecture``.
 
@@ -135,11 +139,15 @@ class _Fields:
         )
 
     def positive(self, field: str, default: int | None = None) -> int:
-        """A positive integer; ``default`` when the key is absent (``None``: required)."""
+        """A positive integer; ``default`` when the key is absent (``None``: required).
+        ``num_hidden_layers`` at most ``MAX_LAYERS``, checked here before any loop over
+        the layers (a config of 10^12 layers would otherwise never finish reading)."""
         value = self.data.get(field)
         value = default if value is None else value
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise self._fail(field, "a positive integer", value)
+        if field == "num_hidden_layers" and value > MAX_LAYERS:
+            raise self._fail(field, f"at most {MAX_LAYERS:,}", value)
         return value
 
     def count(self, field: str, default: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +109,20 @@ def test_training_prediction_says_whether_it_fits(capsys: pytest.CaptureFixture[
     assert "does not fit" in capsys.readouterr().out
     small = predict(capsys, "--batch", "32")
     assert small["fits"] is True and small["vram_gib"] < small["vram_capacity_gib"]
+
+
+def test_text_output_never_carries_a_files_control_characters(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A build named "\\x1b]0;pwned\\x07\\x1b[31mRED" (a terminal title and colour escape)
+    is printed with its control characters shown as text, so it cannot retitle or
+    recolour the terminal; the name is still readable."""
+    example = Path(__file__).parents[3] / "resources" / "examples" / "single-rtx-4090.json"
+    document = json.loads(example.read_text(encoding="utf-8"))
+    document["builds"][0]["name"] = "\x1b]0;pwned\x07\x1b[31mRED"
+    path = tmp_path / "esc.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;pwned\\x07\\x1b[31mRED" in out

@@ -55,3 +55,34 @@ def test_binary_and_bad_encoding_rejected() -> None:
 def test_arbitrary_bytes_parse_or_raise_our_error(data: bytes) -> None:
     with contextlib.suppress(FileFormatError):
         parse_json_bytes(data)
+
+
+def test_lone_surrogates_are_refused_where_they_are() -> None:
+    """ "\\ud800" is valid JSON but no character: a file holding it could never be saved
+    back (UTF-8 cannot encode it), so it is refused on reading, naming the field."""
+    with pytest.raises(FileFormatError, match=r"builds\[0\]\.name: .*surrogate"):
+        parse_json_bytes(b'{"builds": [{"name": "\\ud800"}]}')
+    with pytest.raises(FileFormatError, match="surrogate"):
+        parse_json_bytes(b'{"\\udfff": 1}')
+    assert parse_json_bytes(b'{"name": "\\ud83d\\ude00"}') == {"name": "\N{GRINNING FACE}"}
+
+
+def test_very_long_lists_are_refused_before_anything_validates_them() -> None:
+    from core.files.safe_json import MAX_LIST_ITEMS
+
+    ok = b'{"a": [' + b",".join([b"1"] * MAX_LIST_ITEMS) + b"]}"
+    assert len(parse_json_bytes(ok)["a"]) == MAX_LIST_ITEMS
+    long = b'{"a": [' + b",".join([b"1"] * (MAX_LIST_ITEMS + 1)) + b"]}"
+    with pytest.raises(FileFormatError, match="a: a list of 100,001 entries"):
+        parse_json_bytes(long)
+
+
+def test_a_file_of_a_million_empty_builds_is_refused_at_once() -> None:
+    """1.7 million "{}" builds fit in 5 MB; validating each took gigabytes. The build
+    count is checked first (a file holds at most 64)."""
+    from core.catalog import load_catalog
+    from core.files.io import parse_document
+
+    data = b'{"format": "rigforge", "version": 3, "builds": [' + b",".join([b"{}"] * 90_000)
+    with pytest.raises(FileFormatError, match="90,000 builds; a file holds at most 64"):
+        parse_document(data + b"]}", load_catalog())

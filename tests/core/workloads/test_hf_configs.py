@@ -322,3 +322,15 @@ def test_hf_configs_not_parsed_for_a_presets_json_name() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["qwen3-30b-a3b", "deepseek-v3"])
+def test_a_config_of_a_trillion_layers_is_refused_at_once(name: str, tmp_path: Path) -> None:
+    """The MoE readers count the expert layers one by one: 10^12 layers never finished.
+    The layer count is checked first (at most 100,000)."""
+    config = json.loads((HF_DIR / f"{name}.json").read_text(encoding="utf-8"))["config"]
+    config["num_hidden_layers"] = 10**12
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(InvalidWorkload, match="'num_hidden_layers' must be at most 100,000"):
+        load_hf_config(path)
