@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _clean(value: Any) -> Any:
-    """NaN (a Spearman over fewer than 3 rows) becomes null so the JSON stays valid."""
-    if isinstance(value, float) and math.isnan(value):
+    """NaN (a Spearman over fewer than 3 rows) and infinities become null so the JSON
+    stays valid."""
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items()}

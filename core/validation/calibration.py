@@ -7,8 +7,6 @@ do not resolve are kept with the reason, never dropped.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -22,6 +20,7 @@ from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.throughput import InterconnectChoice, WorkProfile
 from core.models.workload import WorkloadPreset
+from core.validation.csv_rows import csv_rows, finite
 from core.workloads import find_preset, make_workload
 
 REQUIRED_COLUMNS = (
@@ -83,12 +82,12 @@ class ResolvedRow:
 
 def read_rows(text: str) -> list[CalibrationRow]:
     """Parse CSV text; a missing column or a bad number raises ``FileFormatError``."""
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
+    header, raws = csv_rows(text)
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise FileFormatError(f"calibration CSV lacks column(s): {', '.join(missing)}")
     rows = []
-    for index, raw in enumerate(reader, start=2):
+    for index, raw in raws:
         try:
             batch_text = (raw["batch_size_per_gpu"] or "").strip()
             rows.append(
@@ -99,16 +98,23 @@ def read_rows(text: str) -> list[CalibrationRow]:
                     interconnect=(raw["interconnect"] or "unknown").strip(),
                     gpu_count=int(raw["gpu_count"]),
                     precision=raw["precision"].strip(),
-                    batch=int(float(batch_text)) if batch_text else None,
-                    throughput=float(raw["throughput"]),
+                    batch=int(finite(batch_text)) if batch_text else None,
+                    throughput=finite(raw["throughput"]),
                     notes=raw["notes"] or "",
                     source="|".join(
                         raw.get(k) or "" for k in ("source_repo", "source_path", "source_commit")
                     ),
                 )
             )
-        except (TypeError, ValueError) as error:
-            raise FileFormatError(f"calibration CSV line {index}: {error}") from error
+            row = rows[-1]
+            if (
+                row.gpu_count < 1
+                or row.throughput <= 0
+                or (row.batch is not None and row.batch < 1)
+            ):
+                raise ValueError("gpu_count, batch and throughput must be positive")
+        except (TypeError, ValueError, OverflowError) as error:
+            raise FileFormatError(f"calibration CSV line {index}: {error}") from None
     return rows
 
 

@@ -12,8 +12,6 @@ format, lengths, engine, GPU count and split that has at least four GPUs.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import statistics
 from collections import defaultdict
@@ -30,6 +28,7 @@ from core.errors import FileFormatError, RigForgeError
 from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.workload import KvFormat, Serving, WeightsFormat, Workload
+from core.validation.csv_rows import csv_rows, finite
 from core.validation.report import spearman
 from core.workloads import find_preset, make_workload
 
@@ -96,12 +95,12 @@ def is_inference_file(text: str) -> bool:
 
 
 def read_inference_rows(text: str) -> list[InferenceRow]:
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in HEADER if c not in (reader.fieldnames or ())]
+    header, raws = csv_rows(text)
+    missing = [c for c in HEADER if c not in header]
     if missing:
         raise FileFormatError(f"the CSV lacks the column(s) {', '.join(missing)}")
     rows = []
-    for number, raw in enumerate(reader, start=2):
+    for number, raw in raws:
         try:
             rows.append(
                 InferenceRow(
@@ -116,12 +115,12 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
                     prompt=int(raw["prompt_tokens"] or 0),
                     gen=int(raw["gen_tokens"] or 0),
                     metric=raw["metric"],
-                    measured=float(raw["measured_tokens_s"]),
+                    measured=finite(raw["measured_tokens_s"]),
                     basis=raw["measured_basis"],
                     notes=f"{raw.get('table_section') or ''}; {raw.get('notes') or ''}",
                 )
             )
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, OverflowError) as error:
             raise FileFormatError(f"line {number}: {error}") from None
     return rows
 

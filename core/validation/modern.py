@@ -14,8 +14,6 @@ Unsloth → ``unsloth``), precision, batch, sequence length or image size and GP
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import statistics
 from collections.abc import Callable
@@ -39,6 +37,7 @@ from core.models.workload import (
     Stack,
     Workload,
 )
+from core.validation.csv_rows import csv_rows, finite
 from core.workloads import find_preset, make_workload
 
 Kind = Literal["training", "vision_inference", "memory"]
@@ -109,8 +108,8 @@ def file_kind(text: str) -> Kind | None:
 
 
 def read_rows(text: str) -> list[Row]:
-    reader = csv.DictReader(io.StringIO(text))
-    return [Row(number, raw) for number, raw in enumerate(reader, start=2)]
+    _header, rows = csv_rows(text)
+    return [Row(number, raw) for number, raw in rows]
 
 
 def stack_of(row: Row) -> Stack:
@@ -164,8 +163,8 @@ def _preset_and_task(model: str) -> tuple[str, str | None]:
 
 def _int(text: str) -> int | None:
     try:
-        return int(float(text))
-    except ValueError:
+        return int(finite(text))
+    except (ValueError, OverflowError):
         return None
 
 
@@ -322,7 +321,7 @@ def predict_throughput(
 def _measured(row: Row, kind: Kind) -> float | None:
     text = row.get("measured_images_s" if kind == "vision_inference" else "measured")
     try:
-        value = float(text)
+        value = finite(text)
     except ValueError:
         return None
     return value if value > 0 else None
@@ -477,7 +476,9 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
         count = _int(row.get("gpu_count")) or 1
         try:
             breakdown = vram_breakdown(workload, count)
-            measured = float(row.get("measured_gib"))
+            measured = finite(row.get("measured_gib"))
+            if measured <= 0:
+                raise ValueError("not positive")
         except RigForgeError as error:
             reason = str(error)
         except ValueError:

@@ -1,0 +1,47 @@
+"""CSV rows of an untrusted file, with a message naming the line when the text is not CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterator
+
+from core.errors import FileFormatError
+
+MAX_FIELD_CHARS = 100_000
+"""Longest cell read (the csv module's own limit is 131,072; a longer cell is refused)."""
+
+
+def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
+    """The header and ``(line number, row)`` pairs; a short row's missing cells are empty
+    strings (never ``None``); a cell over ``MAX_FIELD_CHARS`` or text that is not CSV
+    raises ``FileFormatError`` naming the line."""
+    reader = csv.DictReader(io.StringIO(text), restval="")
+    try:
+        header = list(reader.fieldnames or [])
+    except csv.Error as error:
+        raise FileFormatError(f"CSV line 1: {error}") from None
+
+    def rows() -> Iterator[tuple[int, dict[str, str]]]:
+        number = 1
+        try:
+            for number, raw in enumerate(reader, start=2):
+                row = {k: v if isinstance(v, str) else "" for k, v in raw.items() if k}
+                if any(len(v) > MAX_FIELD_CHARS for v in row.values()):
+                    raise FileFormatError(
+                        f"CSV line {number}: a cell of more than {MAX_FIELD_CHARS:,} characters"
+                    )
+                yield number, row
+        except csv.Error as error:
+            raise FileFormatError(f"CSV line {number + 1}: {error}") from None
+
+    return header, rows()
+
+
+def finite(text: str) -> float:
+    """A finite number from a cell (``ValueError`` for text, infinity or NaN)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text.strip()!r} is not a finite number")
+    return value
