@@ -231,7 +231,11 @@ def _decoder(encoding: str) -> Any:
 
 
 def _check_scheme(url: str, message: str) -> None:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port or IPv6 literal
+    except ValueError:
+        raise FetchError(f"{_server_text(url)!r} is not a valid web address") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         raise FetchError(f"{message}, not {_server_text(url)!r}")
 

@@ -26,7 +26,7 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
     """The overrides in ``path`` (empty when the file does not exist), entry by entry."""
     if not path.exists():
         return FeedReport(accepted=(), rejected=())
-    document = parse_json_bytes(read_limited(path, MAX_FEED_BYTES), max_bytes=MAX_FEED_BYTES)
+    document = _parse(path)
     if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
         raise FileFormatError(f"{path.name}: not a RigForge price-overrides file")
     report = validate_feed(document | {"format": FEED_FORMAT}, catalog, currencies)
@@ -34,10 +34,21 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
     return report.model_copy(update={"accepted": accepted})
 
 
+def _parse(path: Path) -> object:
+    """The overrides file's JSON; a damaged one is named as the user's price overrides
+    (not mistaken for the build file the command was given)."""
+    try:
+        return parse_json_bytes(read_limited(path, MAX_FEED_BYTES), max_bytes=MAX_FEED_BYTES)
+    except FileFormatError as error:
+        raise FileFormatError(
+            f"the price overrides file {str(path)!r} is damaged ({error}); fix or delete it"
+        ) from None
+
+
 def _read_raw(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
-    document = parse_json_bytes(read_limited(path, MAX_FEED_BYTES), max_bytes=MAX_FEED_BYTES)
+    document = _parse(path)
     prices = document.get("prices") if isinstance(document, dict) else None
     return dict(prices) if isinstance(prices, dict) else {}
 
@@ -84,5 +95,11 @@ def _write(path: Path, prices: dict[str, object]) -> None:
         "published": date.today().isoformat(),
         "prices": dict(sorted(prices.items())),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RigForgeError(
+            f"cannot make the folder for the price overrides {str(path.parent)!r}: "
+            f"{error.strerror or error}"
+        ) from None
     atomic_write_text(path, json.dumps(document, indent=1) + "\n")

@@ -25,6 +25,14 @@ def test_scheme_must_be_http(httpserver: HTTPServer) -> None:
             fetch(url, limits=SMALL)
 
 
+def test_a_malformed_address_is_a_clear_error() -> None:
+    """urllib raises ValueError for "http://[::1" (an IPv6 literal left open) or a port that
+    is not a number; both are named as addresses, not a traceback."""
+    for url in ("http://[::1", "http://127.0.0.1:99999x/feed.json"):
+        with pytest.raises(FetchError, match="is not a valid web address"):
+            fetch(url, limits=SMALL)
+
+
 def test_html_is_refused(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/page").respond_with_data("<html></html>", content_type="text/html")
     with pytest.raises(FetchError, match="text/html, not JSON"):

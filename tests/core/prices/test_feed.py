@@ -108,6 +108,23 @@ def test_overrides_file_round_trip(tmp_path: Path) -> None:
     assert load_overrides(path, catalog, table).accepted == ()
 
 
+def test_a_damaged_or_unwritable_overrides_file_is_named(tmp_path: Path) -> None:
+    """A broken overrides file is named as the price overrides (the command's own file is
+    fine); a folder that cannot be made is an error in words, not a traceback."""
+    from core.errors import RigForgeError
+
+    catalog, table = load_catalog(), load_currency_table()
+    broken = tmp_path / "price-overrides.json"
+    broken.write_text("{bad", encoding="utf-8")
+    with pytest.raises(FileFormatError, match=r"the price overrides file .* is damaged"):
+        load_overrides(broken, catalog, table)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    entry = FeedEntry(price=120.0, currency="USD", as_of=date(2025, 3, 1), source="my shop")
+    with pytest.raises(RigForgeError, match="cannot make the folder for the price overrides"):
+        set_override(blocker / "o.json", catalog, "corsair-rm850x-2021", entry)
+
+
 def test_example_feed_is_valid() -> None:
     root = Path(__file__).resolve().parents[3]
     data = (root / "resources/prices/example-feed.json").read_bytes()
