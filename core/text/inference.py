@@ -16,6 +16,46 @@ BOTTLENECK_TEXT: dict[Bottleneck, str] = {
 }
 
 
+DECODE_PARTS: tuple[tuple[str, str], ...] = (
+    ("weights", "weights read"),
+    ("kv_cache", "KV cache read"),
+    ("compute", "compute beyond the reads"),
+    ("overhead", "fixed cost per token"),
+    ("links", "GPU-to-GPU transfers"),
+    ("host", "offloaded layers on the CPU"),
+)
+"""The parts of one decode step (``InferenceSpeed.step_ms``) in a user's words."""
+
+
+def decode_rows(speed: InferenceSpeed) -> list[tuple[str, str, str]]:
+    """(part, ms, share) of one decode step (one token for every stream), then the step
+    and the time to first token: the Breakdowns table of a served LLM."""
+    step = sum(speed.step_ms.values())
+    rows = [
+        (label, f"{speed.step_ms.get(key, 0.0):.2f}", f"{speed.step_ms.get(key, 0.0) / step:.0%}")
+        for key, label in DECODE_PARTS
+        if step > 0
+    ]
+    rows.append(("decode step (a token per stream)", f"{step:.2f}", "100%"))
+    rows.append(("time to first token", f"{speed.ttft_s * 1e3:.2f}", ""))
+    return rows
+
+
+def serving_memory_rows(memory: InferenceMemory) -> list[tuple[str, str, str]]:
+    """(part, GiB, share) of the fullest GPU's memory when serving, then the total."""
+    total = memory.total_gib or 1.0
+    rows = [
+        (label, f"{value:.2f}", f"{value / total:.0%}")
+        for label, value in (
+            ("weights", memory.weights_gib),
+            ("KV cache", memory.kv_cache_gib),
+            ("engine (context, buffers, graphs)", memory.engine_gib),
+        )
+    ]
+    rows.append(("total", f"{memory.total_gib:.2f}", f"of {memory.usable_gib:.1f} GiB usable"))
+    return rows
+
+
 def rate(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
 

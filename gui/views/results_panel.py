@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from core.models.analysis import Analysis
 from core.text.cost import cost_lines
+from core.text.inference import decode_rows, serving_memory_rows
 from core.text.summary import summary_figures, with_published
 from core.text.throughput import result_lines, step_scope_text
 from gui.charts.step_time import STEP_PARTS
@@ -40,7 +43,7 @@ def _table(columns: tuple[str, ...]) -> QTableWidget:
     return table
 
 
-def fill_table(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+def fill_table(table: QTableWidget, rows: Sequence[tuple[str, ...]]) -> None:
     """Show ``rows``, reusing the items already there (an edit only changes texts)."""
     if table.rowCount() != len(rows):
         table.setRowCount(len(rows))
@@ -116,6 +119,14 @@ class ResultsPanel(QWidget):
             self._show_details(analysis)
 
     def _show_breakdowns(self, analysis: Analysis) -> None:
+        served = analysis.inference
+        if served is not None:  # a served LLM: its decode step and its memory
+            fill_table(self.step_table, decode_rows(served.speed))
+            self.step_table.setToolTip(
+                plain.tip("One decode step makes one token for every stream (milliseconds).")
+            )
+            fill_table(self.vram_table, serving_memory_rows(served.memory))
+            return
         t = analysis.throughput
         rows: list[tuple[str, ...]] = []
         if t is not None:

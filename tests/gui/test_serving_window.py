@@ -128,3 +128,21 @@ def test_weights_follow_the_engine_to_a_format_it_loads(window: MainWindow) -> N
     window.undo_action.trigger()
     serving = window.session_view_model.workload.serving_settings
     assert (serving.engine, serving.weights) == ("llama.cpp", "q4_k_m")
+
+
+def test_breakdowns_show_the_decode_step_and_the_serving_memory(window: MainWindow) -> None:
+    """Serving, the Breakdowns tables hold the decode step's parts (their sum is the step,
+    one token per stream) and the fullest GPU's weights, KV cache and engine memory."""
+    _serve_llama_8b(window)
+    served = window.analysis_view_model.analysis.inference
+    assert served is not None
+    steps = window.results.step_table
+    rows = {steps.item(r, 0).text(): steps.item(r, 1).text() for r in range(steps.rowCount())}
+    step = sum(served.speed.step_ms.values())
+    assert rows["decode step (a token per stream)"] == f"{step:.2f}"
+    assert rows["weights read"] == f"{served.speed.step_ms['weights']:.2f}"
+    memory = window.results.vram_table
+    labels = [memory.item(r, 0).text() for r in range(memory.rowCount())]
+    assert labels[:3] == ["weights", "KV cache", "engine (context, buffers, graphs)"]
+    total = memory.item(memory.rowCount() - 1, 1).text()
+    assert total == f"{served.memory.total_gib:.2f}"
