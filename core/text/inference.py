@@ -19,10 +19,10 @@ BOTTLENECK_TEXT: dict[Bottleneck, str] = {
 DECODE_PARTS: tuple[tuple[str, str], ...] = (
     ("weights", "weights read"),
     ("kv_cache", "KV cache read"),
-    ("compute", "compute beyond the reads"),
-    ("overhead", "fixed cost per token"),
-    ("links", "GPU-to-GPU transfers"),
-    ("host", "offloaded layers on the CPU"),
+    ("compute", "compute"),
+    ("overhead", "fixed cost"),
+    ("links", "GPU links"),
+    ("host", "CPU (offload)"),
 )
 """The parts of one decode step (``InferenceSpeed.step_ms``) in a user's words."""
 
@@ -36,20 +36,21 @@ def decode_rows(speed: InferenceSpeed) -> list[tuple[str, str, str]]:
         for key, label in DECODE_PARTS
         if step > 0
     ]
-    rows.append(("decode step (a token per stream)", f"{step:.2f}", "100%"))
-    rows.append(("time to first token", f"{speed.ttft_s * 1e3:.2f}", ""))
+    rows.append(("decode step", f"{step:.2f}", "100%"))
+    rows.append(("first token", f"{speed.ttft_s * 1e3:.2f}", "prompt + 1 step"))
     return rows
 
 
 def serving_memory_rows(memory: InferenceMemory) -> list[tuple[str, str, str]]:
-    """(part, GiB, share) of the fullest GPU's memory when serving, then the total."""
+    """(part, GiB, share) of the fullest GPU's memory when serving (the engine's CUDA
+    context, compute buffers and graphs as "engine"), then the total."""
     total = memory.total_gib or 1.0
     rows = [
         (label, f"{value:.2f}", f"{value / total:.0%}")
         for label, value in (
             ("weights", memory.weights_gib),
             ("KV cache", memory.kv_cache_gib),
-            ("engine (context, buffers, graphs)", memory.engine_gib),
+            ("engine", memory.engine_gib),
         )
     ]
     rows.append(("total", f"{memory.total_gib:.2f}", f"of {memory.usable_gib:.1f} GiB usable"))

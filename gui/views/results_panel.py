@@ -123,7 +123,10 @@ class ResultsPanel(QWidget):
         if served is not None:  # a served LLM: its decode step and its memory
             fill_table(self.step_table, decode_rows(served.speed))
             self.step_table.setToolTip(
-                plain.tip("One decode step makes one token for every stream (milliseconds).")
+                plain.tip(
+                    "One decode step makes one token for every stream (milliseconds); the "
+                    "first token comes after the prompt and one step."
+                )
             )
             fill_table(self.vram_table, serving_memory_rows(served.memory))
             return
