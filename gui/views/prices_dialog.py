@@ -82,7 +82,7 @@ class PriceTableModel(QAbstractTableModel):
         return (
             row.part.name,
             row.part.category,
-            "unknown" if price.usd is None else f"{price.usd:,.2f}",
+            "unknown" if price.usd is None else f"${price.usd:,.2f}",
             price.kind,
             price.as_of.isoformat() if price.as_of else "",
             age_text(row),
@@ -108,7 +108,10 @@ class PriceTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:
             return row.part.id
         if role == Qt.ItemDataRole.UserRole + 1:  # sort key
-            return (row.price.usd or -1.0) if column == PRICE_COLUMN else self.cell(row, column)
+            if column == PRICE_COLUMN:
+                return row.price.usd or -1.0
+            # ties (one category, one kind, …) in the parts' alphabetical order
+            return f"{self.cell(row, column)}\x00{row.part.name.casefold()}"
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:

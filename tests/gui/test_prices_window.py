@@ -199,3 +199,15 @@ def test_a_failed_update_keeps_the_prices(
         prices.start_update(httpserver.url_for("/feed.json"))
     assert "text/html" in signal.args[0]
     assert prices.catalog is before
+
+
+def test_prices_are_listed_by_category_then_name_with_a_dollar_sign(window: MainWindow) -> None:
+    """The list opens sorted by category and, within one, by part name A to Z; a known
+    price reads as money ("$1,599.00"), an unknown one as "unknown"."""
+    dialog = window.open_prices()
+    proxy = dialog.proxy
+    rows = [(proxy.index(r, 1).data(), proxy.index(r, 0).data()) for r in range(proxy.rowCount())]
+    assert rows == sorted(rows, key=lambda r: (r[0], r[1].casefold()))
+    prices = [proxy.index(r, 2).data() for r in range(proxy.rowCount())]
+    assert all(p == "unknown" or p.startswith("$") for p in prices)
+    assert "$1,599.00" in prices  # the RTX 4090's MSRP (NVIDIA, October 2022)
