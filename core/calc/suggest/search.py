@@ -149,7 +149,18 @@ def suggest(
     cancelled: Callable[[], bool] | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> SuggestResult:
-    """Search the catalog for the Pareto-best builds of ``workload`` within ``request``."""
+    """Search the catalog for the Pareto-best builds of ``workload`` within ``request``.
+
+    Serving an LLM is refused with a message: the search sizes builds with the training
+    and vision models, whose memory and speed are not a served model's (its KV cache,
+    weights format, split and generation speed)."""
+    if workload.is_serving:
+        raise RigForgeError(
+            f"Suggest searches builds for training and for vision inference; serving "
+            f"{workload.name} with {workload.serving_settings.engine} is not searched yet. "
+            "Open candidate builds side by side in Compare (or check each with rigforge "
+            "check): each shows generation speed, users served and cost per million tokens"
+        )
     settings = settings or AnalysisSettings()
     if request.circuit is not None:
         settings = settings.model_copy(update={"circuit": request.circuit})

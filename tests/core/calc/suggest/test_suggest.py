@@ -141,3 +141,15 @@ def test_every_configuration_is_accounted_for() -> None:
     skipped = sum(result.skipped.model_dump().values()) - result.skipped.failed_checks
     assert skipped < result.considered  # the rest were evaluated
     assert result.evaluated > 0
+
+
+def test_serving_an_llm_is_refused_in_words_not_searched_with_training_models() -> None:
+    """The search sizes builds with the training memory model: for Llama 3.3 70B served by
+    llama.cpp it found nothing that fits at any budget and gave training advice. It says
+    instead that serving is not searched, and where to compare serving builds."""
+    from core.errors import RigForgeError
+
+    served = make_workload(find_preset("llama-3.3-70b"), task="inference")
+    assert served.is_serving
+    with pytest.raises(RigForgeError, match="serving Llama 3.3 70B with llama.cpp is not searched"):
+        suggest(served, SuggestRequest(budget_usd=10_000), load_catalog())
