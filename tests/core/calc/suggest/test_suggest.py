@@ -151,5 +151,7 @@ def test_serving_an_llm_is_refused_in_words_not_searched_with_training_models() 
 
     served = make_workload(find_preset("llama-3.3-70b"), task="inference")
     assert served.is_serving
-    with pytest.raises(RigForgeError, match="serving Llama 3.3 70B with llama.cpp is not searched"):
+    with pytest.raises(
+        RigForgeError, match=r"serving Llama 3\.3 70B with llama\.cpp is not searched"
+    ):
         suggest(served, SuggestRequest(budget_usd=10_000), load_catalog())
