@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton
 
 from core.models.analysis import Analysis
@@ -39,6 +40,7 @@ class VerdictBanner(QFrame):
         self._check: Check | None = None
         self.severity = "pass"
         self._styled = ""
+        self.label.setStyleSheet("border:none;background:transparent;")
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
 
     def show_analysis(self, analysis: Analysis, can_apply: bool) -> None:
@@ -46,12 +48,15 @@ class VerdictBanner(QFrame):
         self.severity = verdict.severity
         self.label.setText(verdict.text)
         if verdict.severity != self._styled:
-            # the label's text colour is set too: under a dark palette it would inherit
-            # light text onto the banner's light background
+            # the label's text colour is set too (in its palette: cheaper than another
+            # style sheet): under a dark palette it would inherit light text onto the
+            # banner's light background
             style = BANNER_STYLE[verdict.severity]
             colour = style.split("color:")[1].split(";")[0]
             self.setStyleSheet(f"#verdictBanner{{{style}}}")
-            self.label.setStyleSheet(f"border:none;background:transparent;color:{colour};")
+            palette = self.label.palette()
+            palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+            self.label.setPalette(palette)
             self._styled = verdict.severity
         self._check = verdict.fix_check if can_apply else None
         self.fix_button.setVisible(self._check is not None)
