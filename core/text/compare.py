@@ -13,6 +13,7 @@ from core.models.analysis import Analysis
 from core.models.checks import SEVERITY_ORDER
 from core.text.checks import check_title
 from core.text.cost import total_text
+from core.text.inference import rate
 from core.text.money import USD, Money
 from core.text.summary import duration_text
 from core.text.verdict import build_verdict
@@ -125,7 +126,7 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
             "throughput",
             f"Throughput ({unit})" if unit else "Throughput",
             [a.throughput.total_throughput if a.throughput else None for a in a_s],
-            [f"{a.throughput.total_throughput:,.1f}" if a.throughput else NA for a in a_s],
+            [rate(a.throughput.total_throughput) if a.throughput else NA for a in a_s],
             "higher",
             ok,
         ),

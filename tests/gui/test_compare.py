@@ -119,3 +119,18 @@ def test_charts_save_as_png_and_svg(window: MainWindow, tmp_path: Path) -> None:
     svg = export_chart(charts.scatter, tmp_path / "scatter.svg")
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert "<svg" in svg.read_text()
+
+
+def test_compare_shows_throughput_as_the_cards_do(window: MainWindow) -> None:
+    """Whole units from 100 up, as on the Build tab's card ("2,400 images/s"), not
+    "2,400.0"."""
+    from core.text.compare import compare_rows
+
+    assert window.document.open_path(EXAMPLE) is None
+    window.workspace.setCurrentIndex(COMPARE_TAB)
+    analyses = window.workspace.comparison.state.analyses
+    [row] = [r for r in compare_rows(analyses) if r.key == "throughput"]
+    for text, analysis in zip(row.texts, analyses, strict=True):
+        assert analysis.throughput is not None
+        value = analysis.throughput.total_throughput
+        assert text == (f"{value:,.0f}" if value >= 100 else f"{value:,.1f}")
