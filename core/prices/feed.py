@@ -50,9 +50,12 @@ def validate_feed(document: Any, catalog: Catalog, currencies: CurrencyTable) ->
         raise FileFormatError("the price feed is not a JSON object")
     if document.get("format") != FEED_FORMAT:
         raise FileFormatError(f"not a price feed: 'format' must be {FEED_FORMAT!r}")
-    if document.get("version") != FEED_VERSION:
+    version = document.get("version")
+    if type(version) is not int or version != FEED_VERSION:  # True == 1 in Python
+        shown = repr(version)
+        shown = shown if len(shown) <= 40 else shown[:40] + "…"
         raise FileFormatError(
-            f"price feed version {document.get('version')!r} is not supported "
+            f"price feed version {shown} is not supported "
             f"(this RigForge reads version {FEED_VERSION})"
         )
     prices = document.get("prices")

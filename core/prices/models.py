@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
 from core.models.common import Frozen, NonEmptyStr, PartId
 from core.models.cost import CurrencyCode
@@ -24,13 +24,22 @@ def _not_future(value: date) -> date:
     return value
 
 
-PastDate = Annotated[date, AfterValidator(_not_future)]
+def _iso_text(value: object) -> object:
+    """A date as the feed's text ("2025-03-01"), not a number (pydantic would read 0 as
+    1970-01-01) or a boolean."""
+    if not isinstance(value, str | date):
+        raise ValueError("a date must be written as YYYY-MM-DD")
+    return value
+
+
+PastDate = Annotated[date, BeforeValidator(_iso_text), AfterValidator(_not_future)]
 
 
 class FeedEntry(Frozen):
     """One price as a feed states it (before currency conversion)."""
 
-    price: Annotated[float, Field(ge=MIN_PRICE, lt=100_000_000)]
+    price: Annotated[float, Field(strict=True, ge=MIN_PRICE, lt=100_000_000)]
+    """A number (``true`` is not a price of 1)."""
     currency: CurrencyCode = "USD"
     as_of: PastDate
     kind: PriceKind = "street"

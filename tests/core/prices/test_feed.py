@@ -45,6 +45,27 @@ def test_entries_rejected_one_by_one_with_summary() -> None:
     assert report.total == 6
 
 
+def test_a_boolean_price_or_a_numeric_date_is_not_read_as_one() -> None:
+    """JSON's true is not a price of $1, nor 0 a date of 1 January 1970: both entries are
+    refused; a feed whose version is true (== 1 in Python) is not version 1."""
+    data = _feed(
+        {
+            "rtx-4090": GOOD,
+            "rtx-3090": GOOD | {"price": True},
+            "ryzen-9-7950x": GOOD | {"as_of": 0},
+        }
+    )
+    report = parse_feed(data, load_catalog(), load_currency_table())
+    assert [p.part_id for p in report.accepted] == ["rtx-4090"]
+    assert {r.part_id: r.code for r in report.rejected} == {
+        "rtx-3090": "invalid_entry",
+        "ryzen-9-7950x": "invalid_entry",
+    }
+    document = json.loads(data) | {"version": True}
+    with pytest.raises(FileFormatError, match="version True is not supported"):
+        parse_feed(json.dumps(document).encode(), load_catalog(), load_currency_table())
+
+
 def test_nan_price_refuses_the_document() -> None:
     data = (
         b'{"format": "rigforge-price-feed", "version": 1, "prices": {"rtx-4090": {"price": NaN}}}'
