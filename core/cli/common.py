@@ -283,3 +283,22 @@ def serving_from(args: argparse.Namespace, context: int | None = None) -> Servin
         gen = min(serving.gen_len, max(context - 1, 1))
         serving = serving.model_copy(update={"prompt_len": max(context - gen, 1), "gen_len": gen})
     return serving
+
+
+def preset_from_arg(name: str) -> Any:
+    """The workload preset ``--workload`` names: a preset name or alias, or the path of a
+    Hugging Face ``config.json`` (read offline, its parameters counted)."""
+    from core.models.workload import WorkloadPreset
+    from core.workloads import find_preset, load_hf_config
+
+    if not name.endswith(".json"):
+        return find_preset(name)
+    return WorkloadPreset(
+        id="custom",
+        name=name,
+        architecture=load_hf_config(name),
+        sources={
+            "params_total": "counted from config.json",
+            "forward_flops_per_sample": "Kaplan 2N + attention",
+        },
+    )

@@ -14,6 +14,7 @@ from core.cli.common import (
     add_recipe_arguments,
     add_serving_arguments,
     parallel_from,
+    preset_from_arg,
     recipe_from,
     serving_from,
     with_lora,
@@ -24,7 +25,7 @@ from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
 from core.models.workload import MAX_BATCH, Checkpointing, Optimizer, Parallelism, Precision, Task
 from core.text.vram import render
-from core.workloads import find_preset, load_hf_config, make_workload
+from core.workloads import make_workload
 
 NAME = "memory"
 HELP = "Will the workload fit? VRAM breakdown per GPU, the largest batch and fixes."
@@ -82,21 +83,7 @@ def _workload(args: argparse.Namespace) -> Any:
         **parallel_from(args),
         **recipe_from(args),
     }
-    if args.workload.endswith(".json"):
-        from core.models.workload import WorkloadPreset
-
-        arch = load_hf_config(args.workload)
-        preset = WorkloadPreset(
-            id="custom",
-            name=args.workload,
-            architecture=arch,
-            sources={
-                "params_total": "counted from config.json",
-                "forward_flops_per_sample": "Kaplan 2N + attention",
-            },
-        )
-    else:
-        preset = find_preset(args.workload)
+    preset = preset_from_arg(args.workload)
     return with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
 
 

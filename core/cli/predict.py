@@ -17,6 +17,7 @@ from core.cli.common import (
     add_recipe_arguments,
     add_serving_arguments,
     parallel_from,
+    preset_from_arg,
     recipe_from,
     serving_from,
     with_lora,
@@ -28,7 +29,7 @@ from core.models.build import MAX_GPUS
 from core.models.throughput import HostLink, HostSpec
 from core.models.workload import MAX_BATCH, Checkpointing, Optimizer, Parallelism, Precision, Task
 from core.text.throughput import bottleneck_text, precision_text, result_lines
-from core.workloads import find_preset, make_workload
+from core.workloads import make_workload
 
 NAME = "predict"
 HELP = "Throughput, step-time breakdown, bottleneck and 1..N scaling for one configuration."
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         "checkpointing": args.checkpointing,
         **recipe_from(args),
     }
-    preset = find_preset(args.workload)
+    preset = preset_from_arg(args.workload)
     workload = with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
     if is_serving(workload):
         return _serve(args, gpu, workload)

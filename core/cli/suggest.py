@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 from typing import get_args
 
-from core.cli.common import add_lora_arguments, add_recipe_arguments, recipe_from, with_lora
+from core.cli.common import (
+    add_lora_arguments,
+    add_recipe_arguments,
+    preset_from_arg,
+    recipe_from,
+    with_lora,
+)
 from core.cli.types import number, whole
 from core.models.build import MAX_GPUS
 from core.models.settings import CircuitId
@@ -55,9 +61,9 @@ def run(args: argparse.Namespace) -> int:
     from core.calc.suggest.search import suggest
     from core.models.suggest import SuggestRequest
     from core.text.cost import reason_text, suggest_lines
-    from core.workloads import find_preset, make_workload, recipe_settings
+    from core.workloads import make_workload, recipe_settings
 
-    preset = find_preset(args.workload)
+    preset = preset_from_arg(args.workload)
     # the common recipe for the preset's task, as the window starts from (LoRA of a
     # decoder: 2,048-token sequences, full checkpointing); options given win
     given = {

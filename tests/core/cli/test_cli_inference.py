@@ -176,3 +176,16 @@ def test_flash_attention_off_is_slower_at_long_context(capsys: pytest.CaptureFix
     assert default["prefill_tokens_s"] == on["prefill_tokens_s"]
     assert off["prefill_tokens_s"] < 0.8 * on["prefill_tokens_s"]
     assert off["decode_tokens_s_per_stream"] < on["decode_tokens_s_per_stream"]
+
+
+def test_predict_takes_a_config_json_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """As memory does, predict reads --workload as a Hugging Face config.json path: Llama
+    3.1 8B's config gives the same generation speed as its preset."""
+    config = Path(__file__).parents[3] / "resources/workloads/hf-configs/llama-3.1-8b.json"
+    argv = ["predict", "--task", "inference", "--gpu", "RTX 4090", "--weights", "q4_k_m"]
+    status, from_file = _json(capsys, [*argv, "--workload", str(config), "--json"])
+    assert status == 0
+    status, preset = _json(capsys, [*argv, "--workload", "llama-3.1-8b", "--json"])
+    assert from_file["decode_tokens_s_per_stream"] == pytest.approx(
+        preset["decode_tokens_s_per_stream"], rel=0.02
+    )
