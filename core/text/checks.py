@@ -301,3 +301,47 @@ def check_title(check_id: str) -> str:
         if title is not None:
             return " ".join([title, *parts[n:]])
     return check_id.replace(".", " ").replace("_", " ").capitalize()
+
+
+_UNITS: tuple[tuple[str, str], ...] = (
+    ("_usd_per_kwh", "$/kWh"),
+    ("_usd_per_year", "$/year"),
+    ("_kwh_per_year", "kWh/year"),
+    ("_btu_h", "BTU/h"),
+    ("_gb_s", "GB/s"),
+    ("_gib", "GiB"),
+    ("_pct", "%"),
+    ("_mm", "mm"),
+    ("_us", "µs"),
+    ("_w", "W"),
+)
+_WORDS = {
+    "dc": "DC", "cpu": "CPU", "gpu": "GPU", "gpus": "GPUs", "psu": "PSU", "nvme": "NVMe",
+    "m2": "M.2", "p2p": "P2P", "pcie": "PCIe", "dimm": "DIMM", "dimms": "DIMMs", "ram": "RAM",
+    "vram": "VRAM", "btu": "BTU", "usd": "$", "kwh": "kWh", "16pin": "16-pin",
+    "8pin": "8-pin", "6pin": "6-pin", "gen3": "Gen3",
+}  # fmt: skip
+_HIDDEN = {"slot_word"}
+"""Numbers that only choose a word of the text (not figures)."""
+
+
+def number_lines(check: Check) -> list[str]:
+    """The figures behind a check in a user's words: "steady DC: 1,228 W", not
+    "steady_dc_w = 1228.0" (keys without a known unit read as words, values as given)."""
+    lines = []
+    for key, value in check.numbers.items():
+        if key in _HIDDEN:
+            continue
+        name, unit = key, ""
+        for suffix, shown in _UNITS:
+            if key.endswith(suffix) or key == suffix[1:]:
+                name, unit = key[: -len(suffix)] if key.endswith(suffix) else "", shown
+                break
+        words = " ".join(_WORDS.get(w, w) for w in name.split("_") if w) or unit
+        if isinstance(value, float):
+            text = f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")
+        else:
+            text = str(value)
+        shown = f"{text} {unit}".strip() if unit and words != unit else text
+        lines.append(f"{words[:1].upper()}{words[1:]}: {shown}")
+    return lines

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.checks import SEVERITY_ORDER, Check
-from core.text.checks import SEVERITY_LABELS, check_title, render_reason
+from core.text.checks import SEVERITY_LABELS, check_title, number_lines, render_reason
 from core.text.fixes import fix_text
 from gui.views import plain
 from gui.views.summary_cards import ElidedLabel
@@ -50,10 +50,6 @@ FOREGROUNDS = {
     "light": {"fail": "#b71c1c", "warn": "#8a5300", "info": "#1f4e8c", "pass": "#2e7d32"},
     "dark": {"fail": "#ff8a80", "warn": "#ffcc80", "info": "#90caf9", "pass": "#a5d6a7"},
 }
-
-
-def numbers_text(check: Check) -> str:
-    return "\n".join(f"{k} = {v}" for k, v in check.numbers.items())
 
 
 class ChecksModel(QStandardItemModel):
@@ -293,9 +289,9 @@ class ChecksPanel(QWidget):
             lines += ["", f"Fix: {fix_text(check.fix)}"]
             if not check.fix.applicable:
                 lines.append("(advice: RigForge cannot make this change for you)")
-        numbers = numbers_text(check)
+        numbers = number_lines(check)
         if numbers:
-            lines += ["", "Numbers behind it:", numbers]
+            lines += ["", "Numbers behind it:", *numbers]
         text = "\n".join(lines)
         if self.detail_title.text() != title:
             self.detail_title.setText(title)

@@ -177,7 +177,9 @@ class SuggestPanel(QWidget):
         self.progress.setValue(round(share * 100))
 
     def _on_view_model_failed(self, message: str) -> None:
-        self.summary.setText(f"The search failed: {message}")
+        # the message says what happened ("Suggest searches builds for training …", or
+        # "search failed: …" for an error nobody foresaw)
+        self.summary.setText(message[:1].upper() + message[1:])
 
     def _on_session_changed(self, session: Session) -> None:
         name = session.workload.name if session.workload else "the default workload"

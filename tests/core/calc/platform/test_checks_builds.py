@@ -195,3 +195,18 @@ def test_every_check_the_app_makes_has_a_name_in_words() -> None:
     assert not missing, missing
     assert check_title("pcie.gpu_link.2") == "GPU link 2"
     assert check_title("power.circuit") == "Wall circuit"
+
+
+def test_the_figures_behind_a_check_read_in_words_and_units() -> None:
+    """The detail pane lists a check's numbers as "steady DC: 1,228 W", not as the keys
+    the code keeps them under ("steady_dc_w = 1228.0"); a word-choosing number is left out."""
+    from core.models.checks import Check
+    from core.text.checks import number_lines
+
+    check = Check(
+        id="power.psu",
+        severity="warn",
+        reason="psu_tight",
+        numbers={"steady_dc_w": 1228.0, "load_pct": 81.9, "psu_count": 1.0, "slot_word": "x"},
+    )
+    assert number_lines(check) == ["Steady DC: 1,228 W", "Load: 81.9 %", "PSU count: 1"]
