@@ -19,6 +19,13 @@ VRAM_PARTS = (
     ("framework_gib", "CUDA/framework"),
     ("workspace_gib", "workspace"),
 )
+SERVING_PARTS = (
+    ("weights_gib", "weights"),
+    ("kv_cache_gib", "KV cache"),
+    ("framework_gib", "engine"),
+)
+"""What a served LLM holds on a GPU (the engine's CUDA context, buffers and graphs drawn
+in the framework's colour); the legend names only these while serving."""
 
 
 class VramChart(BaseChart):
@@ -52,10 +59,24 @@ class VramChart(BaseChart):
             )
         )
         self.values: dict[str, float] = {}
+        self._legend_serving = False
+
+    def _show_legend_for(self, serving: bool) -> None:
+        """The legend names what the bars can hold: every part for training, the weights,
+        KV cache and engine for a served LLM (rebuilt only when that changes)."""
+        legend = self.legend
+        if serving == self._legend_serving or legend is None:
+            return
+        legend.clear()
+        for field, label in SERVING_PARTS if serving else VRAM_PARTS:
+            legend.addItem(self.bars[field], label)
+        self._legend_serving = serving
+        self.fit_legend()
 
     def set_analysis(self, analysis: Analysis) -> None:
         vram = analysis.vram
         serving = analysis.inference.memory if analysis.inference is not None else None
+        self._show_legend_for(serving is not None)
         start = 0.0
         for field, _label in VRAM_PARTS:
             if serving is not None:  # LLM serving: weights, KV cache, the engine's buffers

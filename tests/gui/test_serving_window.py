@@ -146,3 +146,20 @@ def test_breakdowns_show_the_decode_step_and_the_serving_memory(window: MainWind
     assert labels[:3] == ["weights", "KV cache", "engine"]
     total = memory.item(memory.rowCount() - 1, 1).text()
     assert total == f"{served.memory.total_gib:.2f}"
+
+
+def test_vram_legend_names_what_serving_holds(window: MainWindow) -> None:
+    """Serving, the VRAM chart's legend names the weights, KV cache and engine only (it
+    listed gradients, optimizer and activations); training brings every part back."""
+
+    def labels() -> list[str]:
+        legend = window.charts.vram.legend
+        assert legend is not None
+        return [label.text for _sample, label in legend.items]
+
+    assert "gradients" in labels()
+    _serve_llama_8b(window)
+    assert labels() == ["weights", "KV cache", "engine"]
+    editor = window.workload_editor
+    _choose(editor.task, editor.task.findText("lora"))
+    assert "gradients" in labels() and len(labels()) == 7
