@@ -339,7 +339,9 @@ def number_lines(check: Check) -> list[str]:
                 break
         words = " ".join(_WORDS.get(w, w) for w in name.split("_") if w) or unit
         if isinstance(value, float):
-            text = f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")
+            text = (
+                f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0").rstrip(".")
+            )
         else:
             text = str(value)
         shown = f"{text} {unit}".strip() if unit and words != unit else text

@@ -75,9 +75,6 @@ LOWER_PRECISION: tuple[WeightsFormat, ...] = ("q8_0", "q6_k", "q5_k_m", "q4_k_m"
 """Formats a memory fix tries, least quality lost first (llama.cpp's own ordering of its
 quantisations by perplexity)."""
 
-ENGINE_FORMATS = ENGINE_WEIGHTS
-"""Weights formats each engine loads (``core.models.workload.ENGINE_WEIGHTS``)."""
-
 
 def compute_capability(gpu: GPU) -> float | None:
     """NVIDIA compute capability by architecture (CUDA C Programming Guide, Table 21)."""
@@ -151,7 +148,7 @@ def nearest_weights(engine: str, weights: WeightsFormat) -> WeightsFormat:
     """``weights`` if ``engine`` loads it, else the engine's format of about the same size
     (within a bit per weight: int8 on llama.cpp is q8_0, q4_k_m on vLLM awq-int4), or
     failing that the largest smaller one (q6_k on vLLM: awq-int4), or the smallest."""
-    loads = ENGINE_FORMATS.get(engine)
+    loads = ENGINE_WEIGHTS.get(engine)
     if loads is None or weights in loads:
         return weights
     bits = FORMATS[weights].bits

@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 
 from core.calc.inference.constants import FITTED, EngineConstants, InferenceConstants
-from core.calc.inference.formats import ENGINE_FORMATS, FORMATS, LOWER_PRECISION
+from core.calc.inference.formats import FORMATS, LOWER_PRECISION
 from core.calc.inference.model import GIB, LlmShape
 from core.models.checks import BuildField, Fix, FixValue, WorkloadField
 from core.models.inference import InferenceMemory
-from core.models.workload import Serving, Workload
+from core.models.workload import ENGINE_WEIGHTS, Serving, Workload
 
 HOST_WORKING_GIB = 2.0
 """Host RAM of the serving process besides offloaded weights (runtime, tokenizer, pinned
@@ -107,7 +107,7 @@ def memory_fixes(
     formats = [serving.weights] + [
         f
         for f in LOWER_PRECISION
-        if FORMATS[f].bits < FORMATS[serving.weights].bits and f in ENGINE_FORMATS[serving.engine]
+        if FORMATS[f].bits < FORMATS[serving.weights].bits and f in ENGINE_WEIGHTS[serving.engine]
     ]
     counts = sorted({gpu_count, *gpu_options})
     # Turning llama.cpp's flash attention on costs nothing (it is also faster).

@@ -210,3 +210,6 @@ def test_the_figures_behind_a_check_read_in_words_and_units() -> None:
         numbers={"steady_dc_w": 1228.0, "load_pct": 81.9, "psu_count": 1.0, "slot_word": "x"},
     )
     assert number_lines(check) == ["Steady DC: 1,228 W", "Load: 81.9 %", "PSU count: 1"]
+    # two decimals at most, no trailing zeros or point: 2.0001 GiB reads "2 GiB"
+    near = check.model_copy(update={"numbers": {"vram_gib": 2.0001, "ratio": 1.10}})
+    assert number_lines(near) == ["VRAM: 2 GiB", "Ratio: 1.1"]
