@@ -197,8 +197,11 @@ class SuggestPanel(QWidget):
         best = next((i for i, s in enumerate(front) if result.best == s), None)
         self.chart.set_points(
             tuple(
-                ScatterPoint(f"{s.build.gpu_count}× {s.build.gpu.name}", s.cost_usd, s.throughput)
-                for s in front
+                # numbered as in the table: two builds may share their GPUs
+                ScatterPoint(
+                    f"{n}: {s.build.gpu_count}× {s.build.gpu.name}", s.cost_usd, s.throughput
+                )
+                for n, s in enumerate(front, start=1)
             ),
             tuple(range(len(front))),
             unit,

@@ -262,11 +262,13 @@ class WorkloadEditorPanel(QWidget):
         vocab.addWidget(self.custom_vocab)
         vocab.addWidget(self.custom_apply)
         model.addRow("Vocabulary", vocab)
-        run = compact_form()
+        # the task sits with the model, and the serving fields right below it: on a
+        # 1280x720 screen they show without scrolling past the training fields
         pair = QHBoxLayout()
         pair.addWidget(self.task)
         pair.addWidget(self.precision)
-        run.addRow("Task", pair)
+        model.addRow("Task", pair)
+        run = compact_form()
         run.addRow("Stack", self.stack)
         pair = QHBoxLayout()
         pair.addWidget(self.batch)
@@ -329,7 +331,7 @@ class WorkloadEditorPanel(QWidget):
         layout.setSpacing(4)
         self.serving_box = QGroupBox("Serving the LLM")
         self.serving_box.setObjectName("servingBox")
-        for title, form in (("Model", model), ("How it runs", run), ("", serve)):
+        for title, form in (("Model", model), ("", serve), ("How it runs", run)):
             box = QGroupBox(title) if title else self.serving_box
             box.setLayout(form)
             layout.addWidget(box)

@@ -1,6 +1,7 @@
 """The Suggest tab: the optimizer in a worker, cancel, results on the scatter, open as build."""
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from core.calc.suggest.rank import pareto_indices
@@ -53,6 +54,11 @@ def test_result_on_scatter_and_opened_as_build(qtbot: QtBot, window: MainWindow)
     points = panel.chart.shown_points
     assert [(p.cost_usd, p.throughput) for p in points] == [
         (s.cost_usd, s.throughput) for s in result.front
+    ]
+    # each point is named by its table row, as two builds may share their GPUs
+    assert [p.label.split(":")[0] for p in points] == [
+        str(panel.table.model().headerData(r, Qt.Orientation.Vertical))
+        for r in range(panel.table.rowCount())
     ]
     import numpy as np
 

@@ -50,6 +50,7 @@ KEYS: dict[str, Callable[[ResolvedRow], str]] = {
     "workload+arch": lambda r: f"{short_model(r)} | {r.gpu.architecture}",
     "workload+precision": lambda r: f"{short_model(r)} | {r.row.precision}",
     "workload+source": lambda r: f"{short_model(r)} | {source_of(r)}",
+    "workload+gpu": lambda r: f"{short_model(r)} | {r.gpu.id}",
 }
 
 
