@@ -28,3 +28,15 @@ def render_template(template: str, numbers: Mapping[str, object]) -> str:
         for k, v in numbers.items()
     }
     return template.format_map(_Numbers(shown))
+
+
+def use_of(used_gib: float, capacity_gib: float) -> str:
+    """ "7.0 of 24.0 GiB" with as many decimals (up to three) as it takes for the two to
+    read as they compare: 23.97 of 24 GiB fits and must not read "24.0 of 24.0"."""
+    for places in (1, 2, 3):
+        used, capacity = round(used_gib, places), round(capacity_gib, places)
+        if (used < capacity) == (used_gib < capacity_gib) and (used > capacity) == (
+            used_gib > capacity_gib
+        ):
+            break
+    return f"{used_gib:.{places}f} of {capacity_gib:.{places}f} GiB"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.models.analysis import Analysis
 from core.models.inference import Bottleneck, InferenceMemory, InferenceSpeed
+from core.text.format import use_of
 from core.text.money import Money
 
 BOTTLENECK_TEXT: dict[Bottleneck, str] = {
@@ -115,7 +116,7 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
         "vram": (
             "Fits in VRAM",
             "Yes" if memory.fits else "No",
-            f"{memory.total_gib:.1f} of {memory.usable_gib:.1f} GiB per GPU",
+            f"{use_of(memory.total_gib, memory.usable_gib)} per GPU",
             "Per GPU (the fullest): its share of the weights + its share of the KV cache of "
             f"every stream at {context:,} tokens + the engine's buffers\n"
             f"= {memory.weights_gib:.1f} + {memory.kv_cache_gib:.1f} + "

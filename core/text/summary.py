@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from core.models.analysis import Analysis
 from core.text.cost import total_text
+from core.text.format import use_of
 from core.text.money import Money
 from core.text.throughput import bottleneck_text, precision_text
 from core.text.verdict import not_buildable
@@ -55,7 +56,7 @@ def vram_figure(a: Analysis) -> Figure:
         "for transformer activations; HF / vLLM for the KV cache."
     )
     value = "Yes" if v.fits else "No"
-    detail = f"{v.total_gib:.1f} of {v.capacity_gib:.1f} GiB per GPU"
+    detail = f"{use_of(v.total_gib, v.capacity_gib)} per GPU"
     return Figure("vram", "Fits in VRAM", value, detail, why, "pass" if v.fits else "fail")
 
 
