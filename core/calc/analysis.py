@@ -11,7 +11,7 @@ import math
 
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
-from core.calc.fixes import apply_to_workload
+from core.calc.fixes import with_throughput_cost
 from core.calc.inference import host_bandwidth_gb_s, is_serving, serve
 from core.calc.memory import estimate_vram
 from core.calc.parallel import check_gpu_count
@@ -248,9 +248,16 @@ def _train(
         vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
         throughput = _throughput(build, workload, assignment)
         if throughput is not None and vram.fixes:
-            vram = vram.model_copy(
-                update={"fixes": _fixes_with_speed(vram, build, workload, assignment, throughput)}
-            )
+            base = throughput.total_throughput
+
+            def rate(w: Workload) -> float | None:
+                if w is workload:
+                    return base
+                after = _throughput(build, w, assignment)
+                return None if after is None else after.total_throughput
+
+            fixes = with_throughput_cost(vram.fixes, workload, rate)
+            vram = vram.model_copy(update={"fixes": fixes})
         demand = _demand(workload, vram, throughput)
         _require_finite(vram, throughput, demand)
     except (ArithmeticError, ValueError) as error:
@@ -316,35 +323,6 @@ def _arithmetic_check(error: Exception) -> Check:
         reason="numbers_out_of_range",
         numbers={"message": _why(error)},
     )
-
-
-def _fixes_with_speed(
-    vram: VramResult,
-    build: Build,
-    workload: Workload,
-    assignment: PcieAssignment,
-    throughput: ThroughputResult,
-) -> tuple[Fix, ...]:
-    """Each memory fix with what it costs in throughput (``throughput_pct``): full
-    checkpointing recomputes the forward, offload copies over PCIe, a smaller batch
-    exposes more dispatch."""
-    out = []
-    for fix in vram.fixes:
-        if not fix.workload or fix.build:
-            out.append(fix)
-            continue
-        try:
-            after = _throughput(build, apply_to_workload(workload, fix), assignment)
-        except (ValueError, ArithmeticError, RigForgeError):
-            after = None
-        if after is None or throughput.total_throughput <= 0:
-            out.append(fix)
-            continue
-        pct = (after.total_throughput / throughput.total_throughput - 1.0) * 100.0
-        out.append(
-            fix.model_copy(update={"numbers": {**fix.numbers, "throughput_pct": float(round(pct))}})
-        )
-    return tuple(out)
 
 
 def _throughput(

@@ -6,6 +6,7 @@ The GUI's *Apply fix*, ``rigforge check --apply-fix`` and the tests all go throu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -91,3 +92,33 @@ def apply_fix(
     new_build = apply_to_build(build, fix, catalog)
     new_workload = apply_to_workload(workload, fix) if workload is not None else None
     return new_build, new_workload
+
+
+def with_throughput_cost(
+    fixes: tuple[Fix, ...],
+    workload: Workload,
+    throughput_of: Callable[[Workload], float | None],
+) -> tuple[Fix, ...]:
+    """Each workload fix with what it costs in throughput (``throughput_pct``, against
+    ``throughput_of(workload)``): full checkpointing recomputes the forward, offload copies
+    over PCIe, a smaller batch exposes more dispatch. Fixes that change the build, and
+    those whose throughput cannot be estimated, are left as they are."""
+    before = throughput_of(workload)
+    if before is None or before <= 0:
+        return fixes
+    out = []
+    for fix in fixes:
+        after = None
+        if fix.workload and not fix.build:
+            try:
+                after = throughput_of(apply_to_workload(workload, fix))
+            except (ValueError, ArithmeticError, RigForgeError):
+                after = None
+        if after is None:
+            out.append(fix)
+            continue
+        pct = (after / before - 1.0) * 100.0
+        out.append(
+            fix.model_copy(update={"numbers": {**fix.numbers, "throughput_pct": float(round(pct))}})
+        )
+    return tuple(out)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any, get_args
 
 from core.calc.inference import is_serving
+from core.calc.fixes import with_throughput_cost
 from core.calc.memory import estimate_vram
 from core.cli.common import (
     add_lora_arguments,
@@ -64,6 +66,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true")
 
 
+def _rate(args: argparse.Namespace) -> Callable[[Any], float | None]:
+    """Total throughput of a workload on ``--gpus`` x ``--gpu`` (the GPUs' own link, an
+    unknown host), for what each fix costs."""
+    from core.calc.performance.constants import FITTED
+    from core.calc.performance.profile import profile_from_workload
+    from core.calc.performance.scaling import estimate_throughput
+    from core.catalog import load_catalog
+
+    gpu = load_catalog().gpu(args.gpu)
+
+    def rate(workload: Any) -> float | None:
+        try:
+            profile = profile_from_workload(workload)
+        except InvalidWorkload:
+            return None
+        return estimate_throughput(profile, gpu, args.gpus, FITTED).total_throughput
+
+    return rate
+
+
 def _gpu_vram_gib(name: str) -> float:
     from core.catalog import load_catalog  # type: ignore[import-not-found,unused-ignore]
 
@@ -95,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
     if is_serving(workload):
         return _serving(args, workload, capacity)
     result = estimate_vram(workload, capacity, args.gpus)
+    if result.fixes:
+        result = result.model_copy(
+            update={"fixes": with_throughput_cost(result.fixes, workload, _rate(args))}
+        )
     if args.json:
         print(
             json.dumps(

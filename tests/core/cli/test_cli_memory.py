@@ -75,3 +75,18 @@ def test_predict_starts_from_the_same_recipe(capsys: pytest.CaptureFixture[str])
         capsys, *base, "--task", "lora", "--seq-len", "2048", "--checkpointing", "full"
     )
     assert default == stated
+
+
+def test_fixes_name_what_they_cost_in_throughput(capsys: pytest.CaptureFixture[str]) -> None:
+    """GPT-2 XL at batch 16 does not fit a 24 GiB card; each workload fix says what it
+    costs. Full checkpointing runs the forward once more: a step of forward F and backward
+    about 2F becomes 4F instead of 3F, about -25 % (Chen et al. 2016); a fix that changes
+    the GPU count names no cost on this one GPU."""
+    args = ["memory", "--workload", "GPT-2 1.5B", "--gpu", "RTX 4090", "--batch", "16"]
+    assert main([*args, "--precision", "bf16", "--json"]) == 1
+    fixes = {f["code"]: f for f in json.loads(capsys.readouterr().out)["fixes"]}
+    assert -33 <= fixes["checkpointing_full"]["numbers"]["throughput_pct"] <= -15
+    assert "throughput_pct" not in fixes["add_gpus_zero3"]["numbers"]
+    assert main([*args, "--precision", "bf16"]) == 1
+    full = next(line for line in capsys.readouterr().out.splitlines() if "full gradient" in line)
+    assert full.endswith("% throughput") and "−" in full
