@@ -23,6 +23,6 @@ def test_ruff_format() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_on_core() -> None:
+def test_mypy_strict_on_core_and_gui() -> None:
     result = run("mypy", "core", "gui")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -136,8 +136,9 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
     items = [
         "Prices: the bundled dated snapshot, a price feed or your overrides; each line gives "
         "its kind (MSRP, street) and date. Taxes, shipping and discounts are not included. "
-        "Parts without a price are shown as \u201cunknown\u201d, never guessed; totals "
-        "and cost per throughput are then lower bounds (\u201c\u2265\u201d).",
+        "Parts without a price are shown as \u201cunknown\u201d, never guessed; the total "
+        "and cost per throughput are then unknown too, with the priced parts\u2019 sum "
+        "shown as \u201cknown so far\u201d.",
         "Throughput: roofline step time per GPU (FLOPs / peak tensor rate, bytes / memory "
         "bandwidth) fitted to published MLPerf and NVIDIA DeepLearningExamples results; "
         "multi-GPU scaling adds the gradient all-reduce not hidden by compute.",

@@ -24,19 +24,15 @@ from core.validation.modern import (
 from gui.main import main as rigforge
 from tools.fit import fit_stacks
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
+# the bundled copies of ../shared/data's files (test_bundled_copies.py keeps them equal)
 FILES = {
-    "training": SHARED / "benchmarks" / "training_modern_calibration.csv",
-    "vision_inference": SHARED / "benchmarks" / "vision_inference_calibration.csv",
-    "memory": SHARED / "memory" / "llm_finetune_memory_calibration.csv",
+    "training": BENCHMARKS / "training_modern_calibration.csv",
+    "vision_inference": BENCHMARKS / "vision_inference_calibration.csv",
+    "memory": BENCHMARKS / "llm_finetune_memory_calibration.csv",
 }
-needs_shared = pytest.mark.skipif(
-    not all(p.is_file() for p in FILES.values()), reason="shared calibration data absent"
-)
 
 
-@needs_shared
 @pytest.mark.parametrize("kind", list(FILES))
 def test_validate_reads_each_file_with_its_keys(
     kind: str, capsys: pytest.CaptureFixture[str]
@@ -114,7 +110,6 @@ def test_layout_is_what_the_source_file_names() -> None:
     assert images_s(nchw, "pytorch-compile") == images_s(nhwc, "pytorch-compile")
 
 
-@needs_shared
 def test_long_context_fine_tuning_fits_where_published() -> None:
     """Unsloth's README: the longest Llama 3.1 8B QLoRA context that fits each GPU size
     (Unsloth with offloaded checkpoints; Hugging Face + FlashAttention 2). At that
@@ -128,7 +123,6 @@ def test_long_context_fine_tuning_fits_where_published() -> None:
     assert min(shares) > 0.6, shares
 
 
-@needs_shared
 def test_fine_tuning_memory_median_within_ten_percent() -> None:
     """LitGPT's measured peaks (max_memory_allocated, no CUDA context): median error
     5.4 % (docs/memory-model.md), within the 10 % target; LoRA under FSDP (4 rows,

@@ -39,7 +39,7 @@ from core.validation.inference import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-CALIBRATION = ROOT.parent / "shared" / "data" / "benchmarks" / "llm_inference_calibration.csv"
+CALIBRATION = ROOT / "resources" / "benchmarks" / "llm_inference_calibration.csv"
 PUBLISHED = ROOT / "resources" / "benchmarks" / "llm_inference_published.csv"
 HELD_OUT_GPUS = ("A40", "L40S", "RTX 4000 Ada", "RTX 5000 Ada", "A100 SXM")
 HELD_OUT_SOURCES = ("llm-perf-bench", "LitGPT", "resource-tables", "#4766", "v0.5", "v0.6")

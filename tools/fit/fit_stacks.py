@@ -31,8 +31,8 @@ from tools.fit.fit_inference import nelder_mead
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = (
-    ROOT.parent / "shared" / "data" / "benchmarks" / "training_modern_calibration.csv",
-    ROOT.parent / "shared" / "data" / "benchmarks" / "vision_inference_calibration.csv",
+    ROOT / "resources" / "benchmarks" / "training_modern_calibration.csv",
+    ROOT / "resources" / "benchmarks" / "vision_inference_calibration.csv",
     ROOT / "resources" / "benchmarks" / "training_published.csv",
     ROOT / "resources" / "benchmarks" / "vision_inference_published.csv",
 )

@@ -9,7 +9,7 @@ import pytest
 
 from gui.main import main as rigforge
 
-CALIBRATION = Path(__file__).parents[4] / "shared" / "data" / "benchmarks"
+CALIBRATION = Path(__file__).parents[3] / "resources" / "benchmarks"
 
 
 def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
@@ -118,8 +118,6 @@ def test_memory_inference_fits_and_combined_fixes(capsys: pytest.CaptureFixture[
 
 def test_validate_reads_llm_measurement_files(capsys: pytest.CaptureFixture[str]) -> None:
     path = CALIBRATION / "llm_inference_calibration.csv"
-    if not path.exists():
-        pytest.skip("the shared calibration data is not beside this checkout")
     status, data = _json(capsys, ["validate", str(path), "--json"])
     assert status == 0
     assert data["rows"] == 364 and data["resolved"] > 250
