@@ -22,10 +22,10 @@ from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
 from core.calc.platform.power import power_budget, power_limit_throughput_factor
 from core.catalog import Catalog
-from core.errors import AnalysisFailed, InvalidWorkload, RigForgeError
+from core.errors import AnalysisFailed, InvalidWorkload
 from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.checks import Check, Fix, worst
+from core.models.checks import Check, worst
 from core.models.cost import CloudRate
 from core.models.host import HostDemand
 from core.models.inference import InferenceResult

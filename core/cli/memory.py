@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any, get_args
 
-from core.calc.inference import is_serving
 from core.calc.fixes import with_throughput_cost
+from core.calc.inference import is_serving
 from core.calc.memory import estimate_vram
 from core.cli.common import (
     add_lora_arguments,
