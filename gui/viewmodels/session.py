@@ -8,6 +8,7 @@ replaces the current one through the undo stack, so undo restores whole sessions
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -52,6 +53,56 @@ def default_workload() -> Workload:
     )
 
 
+MERGE_WINDOW_S = 1.0
+"""Seconds within which edits of one field merge into one undo step."""
+
+FIELD_WORDS = {
+    "gpu": "GPU",
+    "gpu_count": "GPU count",
+    "gpu_power_limit_w": "GPU power limit (W)",
+    "nvlink_bridges": "NVLink bridges",
+    "cpu": "CPU",
+    "motherboard": "board",
+    "memory_kits": "memory kits",
+    "psu": "PSU",
+    "psu_count": "PSU count",
+    "riser": "risers",
+    "batch_size": "batch",
+    "seq_len": "sequence length",
+    "tp_degree": "tensor parallel",
+    "pp_degree": "pipeline stages",
+    "pp_virtual_stages": "virtual stages",
+    "grad_accum": "gradient accumulation",
+    "lora_rank": "LoRA rank",
+    "kv_cache": "KV cache",
+    "prompt_len": "prompt length",
+    "gen_len": "output length",
+    "offload_gib": "offload (GiB)",
+    "offload": "offload",
+    "master_weights": "master weights",
+    "optimizer_in_backward": "optimizer in backward",
+    "chunked_loss": "chunked loss",
+    "flash_attention": "flash attention",
+    "bytes_per_sample": "bytes per sample",
+}
+"""Build and workload fields as the editors' labels name them, for undo and status text."""
+
+
+def edit_text(field: str, value: object) -> str:
+    """ "Set GPU count to 3", "Set flash attention to off": an edit in the user's words."""
+    if isinstance(value, bool):
+        shown = "on" if value else "off"
+    elif value is None:
+        shown = "none"
+    elif isinstance(value, int):
+        shown = f"{value:,}"
+    elif isinstance(value, float):
+        shown = f"{value:,.0f}" if value.is_integer() else f"{value:,g}"
+    else:
+        shown = str(value)
+    return f"Set {FIELD_WORDS.get(field, field.replace('_', ' '))} to {shown}"
+
+
 class SessionCommand(QUndoCommand):
     """Replace the whole session; undo puts the one before back."""
 
@@ -68,6 +119,7 @@ class SessionCommand(QUndoCommand):
         self.before = before
         self.after = after
         self._id = merge_id(merge_key) if merge_key else -1
+        self.made = self.last = time.monotonic()
 
     def redo(self) -> None:
         self._setter(self.after)
@@ -79,10 +131,15 @@ class SessionCommand(QUndoCommand):
         return self._id
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        """Consecutive edits of one field (spin-box steps) undo as one."""
+        """Edits of one field in quick succession (spin-box steps, held arrow keys) undo as
+        one, named by the last; an edit after a pause is a step of its own."""
         if not isinstance(other, SessionCommand) or other.id() != self.id() or self._id < 0:
             return False
+        if other.made - self.last > MERGE_WINDOW_S:
+            return False
         self.after = other.after
+        self.last = other.made
+        self.setText(other.text())
         return True
 
 
@@ -203,11 +260,10 @@ class SessionViewModel(QObject):
         except RigForgeError as error:
             return self._reject(str(error))
         name = part.name if part is not None else "none"
-        return self.edit_build(f"Set {field} to {name}", {field: part})
+        return self.edit_build(edit_text(field, name), {field: part})
 
     def set_value(self, field: str, value: Any) -> str | None:
-        label = field.replace("_", " ")
-        return self.edit_build(f"Set {label} to {value}", {field: value}, f"build.{field}")
+        return self.edit_build(edit_text(field, value), {field: value}, f"build.{field}")
 
     def set_used(self, part_id: str, used: bool) -> str | None:
         """Buy ``part_id`` second-hand (its used price applies) or new."""

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QPoint, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
+    QKeyEvent,
     QKeySequence,
     QResizeEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QApplication,
+    QComboBox,
+    QLineEdit,
     QMainWindow,
     QScrollArea,
     QSplitter,
@@ -54,6 +58,31 @@ def _tip(action: QAction, verb: str, text: str) -> None:
     if not shiboken6.isValid(action):
         return  # the window is gone; the undo stack outlives it
     action.setStatusTip(f"{verb}: {text}" if text else f"Nothing to {verb.lower()}")
+
+
+class DocumentUndoKeys(QObject):
+    """Lets Undo and Redo reach the Edit menu while a spin box or a part/model picker of
+    the main window has the focus: those fields commit each change to the document at
+    once, so their own text undo would undo nothing the user sees (and swallow Ctrl+Z).
+    Free-text fields (names, notes) keep their text undo."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(watched, QWidget):
+            return False
+        key = cast(QKeyEvent, event)
+        if not (
+            key.matches(QKeySequence.StandardKey.Undo)
+            or key.matches(QKeySequence.StandardKey.Redo)
+            or QKeySequence(key.keyCombination()) == QKeySequence("Ctrl+Y")
+        ):
+            return False
+        field = watched.parentWidget() if isinstance(watched, QLineEdit) else watched
+        # consumed, so not overridden: the window's Undo/Redo shortcut fires
+        return isinstance(field, QAbstractSpinBox | QComboBox) and field.window() is self._window
 
 
 class MainWindow(QMainWindow):
@@ -157,7 +186,15 @@ class MainWindow(QMainWindow):
         self.undo_action = stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        if QKeySequence("Ctrl+Y") not in redo_keys:
+            redo_keys.append(QKeySequence("Ctrl+Y"))  # what Windows users press
+        self.redo_action.setShortcuts(redo_keys)
+        # the document's undo wins over a spin box's or picker's own text undo
+        self._undo_keys = DocumentUndoKeys(self)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self._undo_keys)
         # status tips in words (the actions' own texts carry the menu's "&" accelerators)
         self.undo_action.setStatusTip("Nothing to undo")
         self.redo_action.setStatusTip("Nothing to redo")

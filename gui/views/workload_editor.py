@@ -39,7 +39,7 @@ from core.models.workload import (
 )
 from core.workloads import load_hf_config, load_presets
 from core.workloads.hf_config import architecture_from_hf_config
-from gui.viewmodels.session import SessionViewModel, default_workload
+from gui.viewmodels.session import SessionViewModel, default_workload, edit_text
 from gui.views import plain
 from gui.views.editor_widgets import compact_form, spin_box
 
@@ -559,7 +559,7 @@ class WorkloadEditorPanel(QWidget):
             # the weights follow to the nearest format the new engine loads, in one edit
             serving["weights"] = self._vm.weights_for_engine(str(value), serving["weights"])
         error = self._vm.edit_workload(
-            f"Set {field.replace('_', ' ')} to {value}", {"serving": serving}, f"serving.{field}"
+            edit_text(field, value), {"serving": serving}, f"serving.{field}"
         )
         if error is not None:
             self._on_view_model_workload_changed(self._workload())
@@ -572,9 +572,7 @@ class WorkloadEditorPanel(QWidget):
         if field == "task" and current.lora is not None:
             # the adapters stay; the base precision follows the task (QLoRA 4-bit)
             changes["lora"] = lora_for_task(current.lora, str(value)).model_dump()
-        error = self._vm.edit_workload(
-            f"Set {field.replace('_', ' ')} to {value}", changes, f"workload.{field}"
-        )
+        error = self._vm.edit_workload(edit_text(field, value), changes, f"workload.{field}")
         if error is not None:
             self._on_view_model_workload_changed(self._workload())
 

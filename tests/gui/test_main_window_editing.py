@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
 
 from core.text.checks import check_title
 from gui.views.main_window import MainWindow
@@ -157,3 +159,52 @@ def test_checks_show_one_line_each_and_the_selected_one_in_full(window: MainWind
         assert panel.text(row, 2) in panel.detail.toPlainText()
         can = window.analysis_view_model.can_apply(check)
         assert panel.apply_button.isEnabled() == can == panel.can_apply(check.id)
+
+
+def test_ctrl_z_in_the_field_just_edited_undoes_the_edit(qtbot: QtBot, window: MainWindow) -> None:
+    """A spin box commits each step to the document: Ctrl+Z with the focus still in it
+    undoes that edit (its own text undo would undo nothing the user sees); Ctrl+Y and
+    Ctrl+Shift+Z redo it."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    count = window.build_editor.gpu_count
+    before = window.session_view_model.build.gpu_count
+    count.setFocus()
+    qtbot.keyClick(count, Qt.Key.Key_Up)
+    assert window.session_view_model.build.gpu_count == before + 1
+    qtbot.keyClick(count, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session_view_model.build.gpu_count == before
+    assert count.value() == before
+    qtbot.keyClick(count, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.session_view_model.build.gpu_count == before + 1
+    window.session_view_model.undo_stack.undo()
+    qtbot.keyClick(
+        count,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert window.session_view_model.build.gpu_count == before + 1
+
+
+def test_edits_after_a_pause_are_steps_of_their_own(window: MainWindow) -> None:
+    """Spin-box steps in quick succession undo as one, named by the last; an edit of the
+    same field a while later is its own step (typing 6, later 3, undoes to 6)."""
+    import gui.viewmodels.session as session_module
+
+    vm = window.session_view_model
+    count = window.build_editor.gpu_count
+    start = vm.build.gpu_count
+    count.setValue(start + 1)
+    count.setValue(start + 2)
+    assert vm.undo_stack.undoText() == f"Set GPU count to {start + 2}"
+    window_s = session_module.MERGE_WINDOW_S
+    session_module.MERGE_WINDOW_S = -1.0  # as if the next edit came after a pause
+    try:
+        count.setValue(start + 3)
+    finally:
+        session_module.MERGE_WINDOW_S = window_s
+    vm.undo_stack.undo()
+    assert vm.build.gpu_count == start + 2
+    vm.undo_stack.undo()
+    assert vm.build.gpu_count == start
