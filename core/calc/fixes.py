@@ -67,8 +67,7 @@ def apply_to_workload(workload: Workload, fix: Fix) -> Workload:
         k.removeprefix("serving."): v for k, v in fix.workload.items() if k.startswith("serving.")
     }
     if serving:  # serving settings: the workload's own, else the defaults, then the change
-        current = workload.serving.model_dump() if workload.serving is not None else {}
-        update["serving"] = current | serving
+        update["serving"] = workload.serving_settings.model_dump() | serving
     rank = fix.workload.get("lora_rank")
     if isinstance(rank, int) and not isinstance(rank, bool):
         update["lora"] = LoraSettings(rank=rank)

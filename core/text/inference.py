@@ -108,9 +108,8 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
     """(title, value, detail, why) for the cards that change meaning when serving an LLM."""
     assert a.inference is not None and a.workload is not None
     inf, speed, memory = a.inference, a.inference.speed, a.inference.memory
-    serving = a.workload.serving
-    context = serving.context if serving else 0
-    engine = serving.engine if serving else "llama.cpp"
+    serving = a.workload.serving_settings  # the file's, or the defaults the estimate used
+    context, engine = serving.context, serving.engine
     step = ", ".join(f"{k} {v:.2f} ms" for k, v in speed.step_ms.items() if v > 0.005)
     figures = {
         "vram": (

@@ -163,3 +163,16 @@ def test_vram_legend_names_what_serving_holds(window: MainWindow) -> None:
     editor = window.workload_editor
     _choose(editor.task, editor.task.findText("lora"))
     assert "gradients" in labels() and len(labels()) == 7
+
+
+def test_users_served_name_the_context_before_any_serving_edit(window: MainWindow) -> None:
+    """Picking an LLM and the task leaves the workload without a serving block of its own;
+    the cards name the context the estimate used (the default prompt and output lengths),
+    never "0 tokens"."""
+    _serve_llama_8b(window)
+    workload = window.session_view_model.workload
+    context = workload.serving_settings.prompt_len + workload.serving_settings.gen_len
+    assert context > 0
+    detail = window.results.cards.cards["throughput"].detail.text()
+    assert f"users at {context:,} tokens" in detail, detail
+    assert "at 0 tokens" not in window.results.cards.cards["vram"].toolTip()
