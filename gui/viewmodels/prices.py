@@ -9,20 +9,23 @@ Overrides are the file ``rigforge prices set`` writes, so the CLI sees them too.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from pydantic import ValidationError
 from PySide6.QtCore import QObject, Signal
 
 from core.catalog import Catalog, load_catalog
-from core.errors import RigForgeError
+from core.errors import RigForgeError, validation_message
 from core.files.fetch import FetchLimits
 from core.models.common import Price
 from core.models.cost import PriceOrigin
 from core.models.parts import Part
 from core.prices import load_currency_table
-from core.prices.models import FeedEntry, UpdateResult
+from core.prices.feed import MAX_USD
+from core.prices.models import MIN_PRICE, FeedEntry, UpdateResult
 from core.prices.overrides import remove_override, set_override
 from core.prices.store import (
     load_priced_catalog,
@@ -110,6 +113,14 @@ class PricesViewModel(QObject):
         self, part_id: str, amount: float, currency: str = "USD", source: str = "your price"
     ) -> str | None:
         """Override one part's price (today's date); a message when it is refused."""
+        name = self.part_name(part_id)
+        if not math.isfinite(amount) or not MIN_PRICE <= amount < MAX_USD:
+            message = (
+                f"{name}: a price must be from {MIN_PRICE} to {MAX_USD:,} {currency} "
+                f"(you entered {amount:,.6g}); nothing was changed"
+            )
+            self.failed.emit(message)
+            return message
         try:
             entry = FeedEntry(
                 price=amount,
@@ -119,12 +130,23 @@ class PricesViewModel(QObject):
                 source=source or "your price",
             )
             set_override(self.overrides_path, self.bare, part_id, entry, self.currencies)
+        except ValidationError as error:
+            message = f"{name}: {validation_message(error)}; nothing was changed"
+            self.failed.emit(message)
+            return message
         except (RigForgeError, ValueError) as error:
-            message = str(error).splitlines()[0]
+            message = str(error).splitlines()[0].replace(f"for {part_id}:", f"for {name}:")
             self.failed.emit(message)
             return message
         self._reload()
         return None
+
+    def part_name(self, part_id: str) -> str:
+        """The part's name as the window shows it (its id when the catalog lacks it)."""
+        try:
+            return str(self._catalog.get(part_id).name)
+        except RigForgeError:
+            return part_id
 
     def remove_price(self, part_id: str) -> bool:
         """Drop your override of ``part_id``; whether it had one."""

@@ -173,6 +173,10 @@ class BuildEditorPanel(QWidget):
         """Put the model's values back after a refused edit."""
         self._on_build_changed(self._vm.build)
 
+    def refresh_parts(self) -> None:
+        """List the parts again (their prices changed: an override, a feed)."""
+        self._refresh()
+
     # -- widgets -> intents -----------------------------------------------------------
 
     def _edited(self, error: str | None) -> None:

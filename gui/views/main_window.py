@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         self.parts_panel.entry_refused.connect(self._on_parts_panel_entry_refused)
         session.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         settings.settings_changed.connect(self._on_settings_changed)
+        view_models.prices.catalog_changed.connect(self._on_prices_catalog_changed)
         self._update_title()
         self._restore_geometry()
         self._on_settings_changed(settings.settings)
@@ -235,8 +236,13 @@ class MainWindow(QMainWindow):
             self._on_parts_panel_entry_refused(problem)
         else:
             self.statusBar().showMessage(
-                f"Your price for {part_id}: ${usd:,.2f} (kept as your override)", 8000
+                f"Your price for {self.view_models.prices.part_name(part_id)}: ${usd:,.2f} "
+                "(kept as your override)",
+                8000,
             )
+
+    def _on_prices_catalog_changed(self, _catalog: object) -> None:
+        self.build_editor.refresh_parts()  # the pickers show each part's price
 
     def _on_parts_panel_used_toggled(self, part_id: str, used: bool) -> None:
         self.session_view_model.set_used(part_id, used)

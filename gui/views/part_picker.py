@@ -144,7 +144,8 @@ class PartPicker(QWidget):
         self.none_text = none_text
         self._parts: tuple[Part, ...] = ()
         self._reasons: dict[str, str] = {}
-        self._listed: tuple[tuple[str, str | None], ...] | None = None
+        self._listed: tuple[tuple[str, str | None, float | None], ...] | None = None
+        """(id, why it does not fit, price) of each listed part: a new price relabels it."""
         self._current_id: str | None = None
         self._pending: tuple[tuple[Part, ...], Part | None, Callable[[], Reasons]] | None = None
         self._refresh = QTimer(self)
@@ -198,8 +199,8 @@ class PartPicker(QWidget):
             self._pending = (parts, current, reasons)
             current_id = current.id if current is not None else NONE_ID
             index = self.combo.findData(current_id)
-            listed = tuple(i for i, _r in self._listed or ())
-            if index < 0 or listed != tuple(p.id for p in parts):
+            listed = tuple((i, usd) for i, _r, usd in self._listed or ())
+            if index < 0 or listed != tuple((p.id, p.price.usd) for p in parts):
                 self.flush()
                 return
             if self.combo.currentIndex() != index:
@@ -224,7 +225,7 @@ class PartPicker(QWidget):
             parts = (current, *parts)
         found = reasons or {}
         misfits = {p.id: r for p in parts if (r := found.get(p.id)) is not None}
-        listed = tuple((p.id, misfits.get(p.id)) for p in parts)
+        listed = tuple((p.id, misfits.get(p.id), p.price.usd) for p in parts)
         current_id = current.id if current is not None else NONE_ID
         blocked = self.combo.blockSignals(True)
         try:

@@ -307,7 +307,8 @@ class PricesDialog(QDialog):
     def _on_remove_button_clicked(self) -> None:
         part_id = self.selected_part_id()
         if part_id is not None and self.prices.remove_price(part_id):
-            self.report.setText(f"Your price for {part_id} was removed.")
+            name = self.prices.part_name(part_id)
+            self.report.setText(f"Your price for {name} was removed.")
 
     def _on_selection_changed(self, *_args: object) -> None:
         part_id = self.selected_part_id()

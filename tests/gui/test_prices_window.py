@@ -211,3 +211,28 @@ def test_prices_are_listed_by_category_then_name_with_a_dollar_sign(window: Main
     prices = [proxy.index(r, 2).data() for r in range(proxy.rowCount())]
     assert all(p == "unknown" or p.startswith("$") for p in prices)
     assert "$1,599.00" in prices  # the RTX 4090's MSRP (NVIDIA, October 2022)
+
+
+def test_a_price_out_of_range_is_refused_in_words(window: MainWindow) -> None:
+    """A negative, zero or absurd price names the part and the allowed range (a price is
+    at least one cent and under 10 million dollars: docs/limits.md), not a validator's
+    "1 validation error for FeedEntry"."""
+    prices = window.view_models.prices
+    name = prices.catalog.get("rtx-4090").name
+    before = prices.catalog.get("rtx-4090").price.usd
+    for amount in (-5.0, 0.0, 1e12):
+        message = prices.set_price("rtx-4090", amount)
+        assert message is not None
+        assert message.startswith(f"{name}: a price must be from 0.01 to 10,000,000 USD")
+        assert "validation error" not in message
+        assert prices.catalog.get("rtx-4090").price.usd == before
+
+
+def test_a_new_price_relabels_the_part_pickers(window: MainWindow) -> None:
+    """The GPU picker names each card with its price: after an override it shows the
+    new one (it kept "$1,599" for the RTX 4090)."""
+    picker = window.build_editor.pickers["gpu"]
+    assert window.view_models.prices.set_price("rtx-4090", 1299.0) is None
+    picker.flush()
+    label = picker.combo.itemText(picker.combo.findData("rtx-4090"))
+    assert "$1,299" in label and "$1,599" not in label, label
