@@ -206,13 +206,16 @@ def _efficiency(a: Analysis) -> float | None:
     return next((p.efficiency for p in t.scaling if p.gpus == t.gpus), None)
 
 
-def skipped_summary(evaluated: int, unpriced: int, unpriced_parts: int) -> str:
+def skipped_summary(
+    evaluated: int,
+    unpriced: int,
+    unpriced_parts: int,
+    where: str = "a price feed or 'rigforge prices set PART USD' (price overrides)",
+) -> str:
     """The line that says why the optimizer found nothing when prices are missing."""
     if evaluated:
         return ""
     return (
         f"No configuration could be evaluated: {unpriced:,} were skipped because "
-        f"{unpriced_parts} part(s) have no price. Most CPUs, boards, memory kits and PSUs "
-        "in the bundled catalog have no sourced price; set prices with a price feed or "
-        "'rigforge prices set PART USD' (price overrides), then search again."
+        f"{unpriced_parts} part(s) have no price; set prices with {where}, then search again."
     )

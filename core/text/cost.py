@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.models.cost import CostReport, PriceLine
 from core.models.suggest import Reason, SkipCounts, SuggestResult
 from core.prices.models import Rejection, UpdateResult
@@ -157,15 +159,22 @@ def skip_text(skipped: SkipCounts) -> str:
     )
 
 
-def suggest_lines(result: SuggestResult) -> list[str]:
+def suggest_lines(
+    result: SuggestResult,
+    names: Mapping[str, str] | None = None,
+    where: str = "'rigforge prices set' or a price feed",
+) -> list[str]:
+    """The search's report; ``names`` shows parts by name (the window) rather than by id
+    (the CLI, whose commands take ids), ``where`` says how to price one."""
     lines = [
         f"Searched {result.considered:,} configurations, evaluated {result.evaluated:,}; "
         + skip_text(result.skipped)
     ]
     if result.unpriced_part_ids:
+        shown = [(names or {}).get(i, i) for i in result.unpriced_part_ids]
         lines.append(
-            f"{len(result.unpriced_part_ids)} parts have no price (set one with "
-            "'rigforge prices set' or a price feed): " + ", ".join(result.unpriced_part_ids)
+            f"{len(result.unpriced_part_ids)} parts have no price (set one with {where}): "
+            + ", ".join(shown)
         )
     if result.cancelled:
         lines.append("The search was cancelled.")

@@ -186,10 +186,15 @@ class SuggestPanel(QWidget):
         self.workload_label.setText(f"{name} (edit it in the Build tab)")
 
     def _on_view_model_result_changed(self, result: SuggestResult) -> None:
-        lines = suggest_lines(result)
+        catalog = self.view_model.session_view_model.catalog
+        names = {i: catalog.get(i).name for i in result.unpriced_part_ids if i in catalog}
+        lines = suggest_lines(result, names, "Edit → Prices… or a price feed")
         head = [line for line in lines[:4] if not line.startswith(("*", " "))]
         why_empty = skipped_summary(
-            result.evaluated, result.skipped.unpriced, len(result.unpriced_part_ids)
+            result.evaluated,
+            result.skipped.unpriced,
+            len(result.unpriced_part_ids),
+            "Edit → Prices… (your prices) or a price feed",
         )
         self.summary.setText("\n\n".join([*head, why_empty] if why_empty else head))
         front = result.front

@@ -55,6 +55,13 @@ def test_result_on_scatter_and_opened_as_build(qtbot: QtBot, window: MainWindow)
     assert [(p.cost_usd, p.throughput) for p in points] == [
         (s.cost_usd, s.throughput) for s in result.front
     ]
+    # unpriced parts by name, with the window's way to price them (not the CLI's)
+    text = panel.summary.text()
+    assert "rigforge" not in text
+    if result.unpriced_part_ids:
+        catalog = window.session_view_model.catalog
+        assert "Edit → Prices…" in text
+        assert catalog.get(result.unpriced_part_ids[0]).name in text
     # each point is named by its table row, as two builds may share their GPUs
     assert [p.label.split(":")[0] for p in points] == [
         str(panel.table.model().headerData(r, Qt.Orientation.Vertical))
