@@ -10,6 +10,7 @@ from core.models.analysis import Analysis
 from core.text.cost import total_text
 from core.text.format import use_of
 from core.text.money import Money
+from core.text.power import basis_text
 from core.text.throughput import bottleneck_text, precision_text
 from core.text.verdict import not_buildable
 
@@ -164,11 +165,11 @@ def power_figure(a: Analysis, money: Money) -> Figure:
         f"{(p.efficiency or 0):.1%}{lower}\n"
         + "\n".join(
             f"  {c.component}: {c.count} × {c.each_w if c.each_w is not None else '?'} W "
-            f"({c.basis})"
+            f"({basis_text(c.basis)})"
             for c in p.components
         )
         + f"\nPeak with GPU spikes {p.peak_dc_w:,.0f} W ({p.gpu_transient_ratio:g}× for "
-        f"{p.transient_duration_us:g} µs; {p.transient_basis}).\n"
+        f"{p.transient_duration_us:g} µs; {basis_text(p.transient_basis)}).\n"
         f"Circuit continuous limit {p.circuit_continuous_w:,.0f} W. Efficiency from the PSU's "
         "80 PLUS curve."
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from core.models.parts import Part
 from core.text.checks import SEVERITY_LABELS
 from core.text.cost import total_text
+from core.text.money import Money
 from core.text.sources import References, numbers_text
-from core.text.summary import cost_figure, cost_per_unit_figure, time_figure, vram_figure
+from core.text.summary import cost_per_unit_figure, time_figure, vram_figure
 from core.text.verdict import build_verdict
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
@@ -102,7 +103,7 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
             "GPUs", each(lambda b: f"{b.analysis.build.gpu_count} × {b.analysis.build.gpu.name}")
         ),
         _comparison_row("Verdict", each(lambda b: SEVERITY_LABELS[b.analysis.verdict])),
-        _comparison_row("Parts total", each(lambda b: cost_figure(b.analysis, money).value)),
+        _comparison_row("Parts total", each(lambda b: _short_total(b, money))),
         _comparison_row("Throughput", each(throughput)),
         _comparison_row(
             "Cost per throughput", each(lambda b: cost_per_unit_figure(b.analysis, money).value)
@@ -210,3 +211,12 @@ def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: b
 
 def build_key(index: int) -> str:
     return f"build{index}"
+
+
+def _short_total(b: SheetBuild, money: Money) -> str:
+    """The total in a comparison's narrow column: the sum, or how many parts lack one."""
+    parts = b.analysis.cost.parts
+    if parts.total_usd is not None:
+        return money(parts.total_usd)
+    n = len(parts.unpriced_part_ids)
+    return f"unknown: {n} part{'s' if n != 1 else ''} unpriced"

@@ -6,9 +6,11 @@ from __future__ import annotations
 from core.models.parts import Part
 from core.models.workload import Workload
 from core.text.checks import SEVERITY_LABELS, check_title, render_reason
+from core.text.cost import total_text
 from core.text.fixes import fix_text
 from core.text.inference import BOTTLENECK_TEXT, api_break_even_text, rate, seconds
 from core.text.parts import UNKNOWN, key_specs
+from core.text.power import basis_text
 from core.text.sources import References, numbers_text
 from core.text.summary import (
     cost_figure,
@@ -79,13 +81,13 @@ def parts_html(sheet: BuildSheet, b: SheetBuild, refs: References) -> str:
             ]
         )
     cost = b.cost.parts
-    total = cost_figure(b.analysis, money)
+    total = total_text(b.analysis.cost, money)  # paper: no "enter one"
     html = table(
         ("Qty", "Part", "Key specs", "Unit price", "Price basis", "Line total"),
         rows,
         numeric=(0, 3, 5),
         widths=("5%", "26%", "31%", "11%", "15%", "12%"),
-        total=["", "Total", "", "", "", total.value],
+        total=["", "Total", "", "", "", total],
     )
     if not cost.complete:
         html += para(
@@ -382,7 +384,7 @@ def power_html(sheet: BuildSheet, b: SheetBuild, key: str) -> str:
             str(c.count),
             _w(c.each_w),
             _w(c.total_w),
-            c.basis.replace("_", " "),
+            basis_text(c.basis),
         ]
         for c in p.components
     ]
@@ -430,7 +432,7 @@ def cost_html(sheet: BuildSheet, b: SheetBuild) -> str:
     total = cost_figure(a, money)
     per_unit = cost_per_unit_figure(a, money)
     pairs = [
-        ("Parts total", f"{total.value} ({total.detail})"),
+        ("Parts total", f"{total_text(r, money)} ({total.detail})"),
         ("Cost per unit of throughput", f"{per_unit.value} {per_unit.detail}".strip()),
     ]
     inference_cost = a.inference.cost if a.inference else None

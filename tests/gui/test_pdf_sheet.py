@@ -94,6 +94,8 @@ def test_unpriced_parts_leave_the_total_unknown(qtbot: QtBot) -> None:
     assert "never counted as zero" in text
     assert cost_per_unit_figure(a, USD).value == "unknown"
     assert f"${a.cost.parts.priced_usd:,.0f}" in text  # what is known so far
+    assert "enter one" not in text  # the window's invitation means nothing on paper
+    assert "assumed:" not in text  # power bases in words ("assumed, 1 drive")
 
 
 def test_sheet_embeds_chart_images_and_fonts(qtbot: QtBot, single: BuildSheet) -> None:
