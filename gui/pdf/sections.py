@@ -42,8 +42,16 @@ def _w(value: float | None) -> str:
 
 def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
     figures = summary_figures(b.analysis, sheet.money)
+    paper_total = total_text(b.analysis.cost, sheet.money)  # the window adds "enter one"
     rows: list[list[Cell]] = [
-        [f.title, (f.value, f.severity if f.severity in ("pass", "warn", "fail") else ""), f.detail]
+        [
+            f.title,
+            (
+                paper_total if f.key == "cost" else f.value,
+                f.severity if f.severity in ("pass", "warn", "fail") else "",
+            ),
+            f.detail,
+        ]
         for f in figures
     ]
     verdict = b.analysis.verdict
