@@ -17,12 +17,10 @@ def test_window_shows_default_build_parts_and_prices(window: MainWindow) -> None
         assert part.name in shown
     total = window.parts_panel.total_label.text()
     line_totals = [table.item(r, TOTAL_COLUMN).text() for r in range(table.rowCount())]
-    if all(t.startswith("$") for t in line_totals):
-        # every part priced: the total is the sum of the line totals shown
-        known = sum(float(t.strip("$").replace(",", "")) for t in line_totals)
-        assert total == f"Parts total: ${known:,.0f}"
-    else:
-        # an unknown price leaves the total unknown and names the part, never a partial sum
-        unpriced = [table.item(r, 1).text() for r, t in enumerate(line_totals) if t == "unknown"]
-        assert total.startswith("Parts total: unknown:")
-        assert all(name in total for name in unpriced)
+    # the bundled default build is fully priced (README): the total is the sum of the
+    # line totals shown, each quantity × unit price
+    assert all(t.startswith("$") for t in line_totals), line_totals
+    known = sum(float(t.strip("$").replace(",", "")) for t in line_totals)
+    assert total == f"Parts total: ${known:,.0f}"
+    gpu_row = next(r for r in range(table.rowCount()) if table.item(r, 1).text() == build.gpu.name)
+    assert table.item(gpu_row, TOTAL_COLUMN).text() == f"${2 * build.gpu.price.usd:,.0f}"

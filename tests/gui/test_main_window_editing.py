@@ -21,8 +21,8 @@ def test_choosing_a_gpu_updates_throughput_and_cost(window: MainWindow) -> None:
     after = (card(window, "throughput"), card(window, "cost"), card(window, "per_unit"))
     assert all(a != b for a, b in zip(before, after, strict=True))
     assert "images/s" in after[0]
-    # some parts of the default build have no price yet: the total says so, never "≥"
-    assert after[1].startswith("unknown:") or after[1].startswith("$")
+    # the default build with an RTX 3090 is fully priced: a dated total, never "≥"
+    assert after[1].startswith("$")
     assert "why" in window.results.cards.cards["throughput"].toolTip().lower() or (
         "=" in window.results.cards.cards["throughput"].toolTip()
     )
