@@ -155,3 +155,28 @@ def test_serving_an_llm_is_refused_in_words_not_searched_with_training_models() 
         RigForgeError, match=r"serving Llama 3\.3 70B with llama\.cpp is not searched"
     ):
         suggest(served, SuggestRequest(budget_usd=10_000), load_catalog())
+
+
+def test_circuit_wall_power_and_platform_bind_every_suggestion() -> None:
+    """A 120 V / 15 A circuit carries 120 x 15 x 0.8 = 1,440 W continuously; a wall cap
+    of 1,000 W binds below it; a consumer platform keeps workstation and server CPUs out.
+    Without the limits the same budget buys builds that draw more (so they bind)."""
+    workload = make_workload(find_preset("resnet50-v1.5"))
+    catalog = _catalog()
+    free = suggest(workload, SuggestRequest(budget_usd=20_000, circuit="eu-230v-16a"), catalog)
+    assert max(s.wall_w for s in free.front) > 1_440  # 230 x 16 x 0.8 = 2,944 W allowed
+    on_15a = suggest(workload, SuggestRequest(budget_usd=20_000, circuit="us-120v-15a"), catalog)
+    assert on_15a.front and all(s.wall_w <= 120 * 15 * 0.8 for s in on_15a.front)
+    capped = suggest(
+        workload,
+        SuggestRequest(budget_usd=20_000, circuit="eu-230v-16a", max_wall_w=1_000),
+        catalog,
+    )
+    assert capped.front and all(s.wall_w <= 1_000 for s in capped.front)
+    consumer = suggest(
+        workload,
+        SuggestRequest(budget_usd=20_000, circuit="eu-230v-16a", platform="consumer"),
+        catalog,
+    )
+    assert consumer.front and all(s.build.cpu.segment == "consumer" for s in consumer.front)
+    assert any(s.build.cpu.segment != "consumer" for s in free.front)
