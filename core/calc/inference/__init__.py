@@ -8,6 +8,7 @@ from __future__ import annotations
 from core.calc.inference.constants import FITTED, InferenceConstants
 from core.calc.inference.memory import inference_memory, memory_fixes
 from core.calc.inference.speed import Link, inference_speed
+from core.calc.platform.power import HOURS_PER_YEAR as POWER_HOURS_PER_YEAR
 from core.calc.platform.power import POWER_LIMIT_EXPONENT, power_limit_throughput_factor
 from core.models.build import Build
 from core.models.inference import InferenceCost, InferenceResult, InferenceSpeed
@@ -25,7 +26,8 @@ __all__ = [
     "with_power_limit",
 ]
 
-HOURS_PER_YEAR = 8766.0
+HOURS_PER_YEAR = POWER_HOURS_PER_YEAR
+"""The same year as the electricity figures (8,760 h), so the two costs add up."""
 
 
 def is_serving(workload: Workload | None) -> bool:

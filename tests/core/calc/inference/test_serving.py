@@ -259,3 +259,25 @@ def test_a_dequantised_prompt_is_never_faster_than_sixteen_bit() -> None:
     ):
         assert prefill(gpu, engine, weights) <= prefill(gpu, engine, "f16") * (1 + 1e-9)
     assert prefill("rtx-4090", "tensorrt-llm", "fp8") > prefill("rtx-4090", "tensorrt-llm", "f16")
+
+
+def test_cost_per_million_tokens_and_break_even_by_hand() -> None:
+    """100 tokens/s at 500 W for 3 years at 50 % utilization, $4,380 of parts, $0.20/kWh:
+    a million tokens take 10,000 s = 2.78 h, i.e. 1.389 kWh = $0.2778 of electricity;
+    the build makes 100 x 3,600 x 8,760 x 3 x 0.5 / 1e6 = 4,730.4 million tokens in its
+    life, so the parts add 4,380 / 4,730.4 = $0.9259 per million. Against an API at $2 per
+    million, a month makes 100 x 3,600 x 730 x 0.5 / 1e6 = 131.4 million tokens, saving
+    (2 - 0.2778) x 131.4 = $226.3: the parts pay back in 4,380 / 226.3 = 19.36 months."""
+    from core.calc.inference import _cost
+    from core.models.settings import AnalysisSettings
+
+    settings = AnalysisSettings(
+        utilization=0.5, electricity_usd_per_kwh=0.20, api_usd_per_million_tokens=2.0
+    )
+    cost = _cost(100.0, 500.0, 4_380.0, settings, 3)
+    assert cost.electricity_usd_per_million_tokens == pytest.approx(0.27778, rel=1e-4)
+    assert cost.usd_per_million_tokens == pytest.approx(0.92593 + 0.27778, rel=1e-4)
+    assert cost.break_even_months == pytest.approx(19.356, rel=1e-3)
+    # unknown parts price: no cost per million and no break-even, never a guess
+    unknown = _cost(100.0, 500.0, None, settings, 3)
+    assert unknown.usd_per_million_tokens is None and unknown.break_even_months is None
