@@ -187,3 +187,19 @@ def test_predict_takes_a_config_json_path(capsys: pytest.CaptureFixture[str]) ->
     assert from_file["decode_tokens_s_per_stream"] == pytest.approx(
         preset["decode_tokens_s_per_stream"], rel=0.02
     )
+
+
+def test_tensor_split_reads_half_the_weights_per_card(capsys: pytest.CaptureFixture[str]) -> None:
+    """Llama 3 8B F16 (16 GB of weights) on two RTX 4090s. A layer split runs the cards in
+    turn: one stream sees one card's bandwidth, so it generates no faster than on one card
+    (a hop between them costs a little). A tensor split has each card read half the
+    weights per token, at most twice one card's speed, less the two all-reduces per layer
+    over PCIe (through host memory on GeForce)."""
+    base = ["predict", "--task", "inference", "--gpu", "RTX 4090", "--workload", "llama-3-8b"]
+    base += ["--engine", "llama.cpp", "--weights", "f16", "--prompt-len", "512", "--json"]
+    _, one = _json(capsys, [*base, "--count", "1"])
+    _, layer = _json(capsys, [*base, "--count", "2", "--split", "layer"])
+    _, tensor = _json(capsys, [*base, "--count", "2", "--split", "tensor"])
+    single = one["decode_tokens_s_per_stream"]
+    assert layer["decode_tokens_s_per_stream"] <= single
+    assert 1.1 * single < tensor["decode_tokens_s_per_stream"] < 2 * single
