@@ -117,6 +117,8 @@ WORKLOADS = (
     "ssd300-rn50",
     "bert-base-squad",
     "bert-large-squad",
+    "bert-large-pretrain-128",
+    "bert-large-pretrain-512",
     "tacotron2",
     "gnmt-v2",
     "waveglow",
@@ -141,6 +143,18 @@ def test_predicted_max_batch_near_measured(preset_id: str) -> None:
     assert low <= _median_ratios()[preset_id] <= high
 
 
+GAP_CEILINGS = {
+    "gnmt-v2": 3.0,
+    "transformer-xl-base": 11.0,
+    "transformer-xl-base-full-softmax": 2.9,
+    "transformer-xl-large": 5.8,
+    "transformer-xl-large-full-softmax": 3.1,
+    "waveglow": 3.0,
+}
+"""Each known gap's ratio as it stands (2026-12) plus about 10 %: a change that makes the
+model think still larger batches fit shows up here."""
+
+
 @pytest.mark.parametrize("preset_id", sorted(KNOWN_GAPS))
 def test_known_gaps_stay_on_the_safe_side(preset_id: str) -> None:
-    assert _median_ratios()[preset_id] >= MAX_BATCH_RATIO[0]
+    assert MAX_BATCH_RATIO[0] <= _median_ratios()[preset_id] <= GAP_CEILINGS[preset_id]
