@@ -42,6 +42,7 @@ class CompareChartsGrid(QWidget):
                     names[i],
                     money.amount(a.cost.parts.total_usd or 0.0),
                     a.throughput.total_throughput,
+                    colour=i,  # the build's colour in every chart
                 )
                 for i, a in enumerate(state.analyses)
                 if i in _plotted(state) and a.throughput is not None

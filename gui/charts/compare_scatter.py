@@ -19,6 +19,9 @@ class ScatterPoint:
     throughput: float
     complete: bool = True
     """False when some part has no price: the cost is a lower bound (hollow marker)."""
+    colour: int | None = None
+    """Series colour index (the build's place in the comparison, as in the other charts);
+    ``None``: the point's own place."""
 
 
 LABEL_ANCHORS = (
@@ -73,7 +76,8 @@ class CompareScatterChart(BaseChart):
         self.getPlotItem().setLabel("bottom", f"parts cost ({currency})")
         spots = []
         for i, p in enumerate(points):
-            colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+            index = i if p.colour is None else p.colour
+            colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
             spots.append(
                 {
                     "pos": (p.cost_usd, p.throughput),
@@ -125,16 +129,24 @@ class CompareScatterChart(BaseChart):
         if bounds.width() < 1 or not points:
             return
         placed: list[QRectF] = []
+        # no label covers another build's marker (its own sits at a corner of it)
+        centres = [view.mapViewToScene(QPointF(p.cost_usd, p.throughput)) for p in points]
+        markers = [QRectF(c.x() - 8, c.y() - 8, 16, 16) for c in centres]
         # front builds first (they are what the chart is read for), then by cost
         order = sorted(range(len(points)), key=lambda i: (i not in self.front, points[i].cost_usd))
         for i in order:
             label = self.labels[i]
-            at = view.mapViewToScene(QPointF(points[i].cost_usd, points[i].throughput))
+            at = centres[i]
+            others = [m for j, m in enumerate(markers) if j != i]
             text = label.textItem.boundingRect()
             w, h = text.width(), text.height()
             for ax, ay in LABEL_ANCHORS:
                 rect = QRectF(at.x() - ax * w, at.y() - ay * h, w, h)
-                if bounds.contains(rect) and not any(rect.intersects(r) for r in placed):
+                if (
+                    bounds.contains(rect)
+                    and not any(rect.intersects(r) for r in placed)
+                    and not any(rect.intersects(m) for m in others)
+                ):
                     label.setAnchor((ax, ay))
                     label.setVisible(True)
                     placed.append(rect)

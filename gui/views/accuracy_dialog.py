@@ -48,6 +48,7 @@ class AccuracyDialog(QDialog):
         intro.setWordWrap(True)
         rows = accuracy_rows()
         self.table = QTableWidget(len(rows) + len(SERVING), 4)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setHorizontalHeaderLabels(("What", "Checked on", "Median error", "Held out"))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

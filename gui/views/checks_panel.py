@@ -162,6 +162,7 @@ class ChecksPanel(QWidget):
         super().__init__()
         self.model = ChecksModel()
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setObjectName("checksTable")
         self.table.setModel(self.model)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

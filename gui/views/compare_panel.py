@@ -162,6 +162,7 @@ class ComparePanel(QWidget):
         self._money = money
         self.builds = CompareBuildsList(view_model)
         self.table = CompareTable()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(True)

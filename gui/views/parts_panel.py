@@ -44,6 +44,7 @@ class PartsPanel(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setEditTriggers(
             QTableWidget.EditTrigger.DoubleClicked | QTableWidget.EditTrigger.EditKeyPressed

@@ -195,6 +195,7 @@ class PricesDialog(QDialog):
             self.category.addItem(category, category)
         self.attention = QCheckBox(f"only unknown or older than {STALE_DAYS // 30} months")
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)

@@ -32,6 +32,7 @@ from gui.views.verdict_banner import VerdictBanner
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:
     table = QTableWidget(0, len(columns))
+    table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
     table.setHorizontalHeaderLabels(columns)
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.setWordWrap(False)

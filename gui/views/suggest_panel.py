@@ -94,6 +94,7 @@ class SuggestPanel(QWidget):
         self.chart = CompareScatterChart("Suggested builds: throughput vs total cost")
         add_export_menu(self.chart)
         self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

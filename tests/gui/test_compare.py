@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pytestqt.qtbot import QtBot
 
 from core.calc.suggest.rank import pareto_indices
 from gui.charts.export_menu import export_chart
@@ -134,3 +135,36 @@ def test_compare_shows_throughput_as_the_cards_do(window: MainWindow) -> None:
         assert analysis.throughput is not None
         value = analysis.throughput.total_throughput
         assert text == (f"{value:,.0f}" if value >= 100 else f"{value:,.1f}")
+
+
+def test_scatter_labels_cover_no_other_marker_and_no_label(qtbot: QtBot) -> None:
+    """Three builds close together on a small chart (1280x720's Compare grid): each shown
+    label sits beside its own point, never over another build's marker or label; a label
+    with no free place is left out (the table names every build)."""
+    from PySide6.QtCore import QPointF, QRectF
+
+    from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
+
+    chart = CompareScatterChart()
+    qtbot.addWidget(chart)
+    chart.resize(560, 230)
+    chart.show()
+    qtbot.waitExposed(chart)
+    points = (
+        ScatterPoint("2x RTX 4090 (consumer)", 5289, 2400),
+        ScatterPoint("2x RTX 3090 (used)", 4576, 2249),
+        ScatterPoint("2x RTX 6000 Ada (workstation)", 19527, 3213),
+    )
+    chart.set_points(points, (0, 1, 2), "images/s")
+    view = chart.getPlotItem().getViewBox()
+    centres = [view.mapViewToScene(QPointF(p.cost_usd, p.throughput)) for p in points]
+    markers = [QRectF(c.x() - 6, c.y() - 6, 12, 12) for c in centres]
+    shown = [
+        (i, label.mapRectToScene(label.boundingRect()))
+        for i, label in enumerate(chart.labels[: len(points)])
+        if label.isVisible()
+    ]
+    assert shown
+    for i, rect in shown:
+        assert not any(rect.intersects(m) for j, m in enumerate(markers) if j != i)
+        assert not any(rect.intersects(r) for j, r in shown if j != i)

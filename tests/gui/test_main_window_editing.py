@@ -208,3 +208,10 @@ def test_edits_after_a_pause_are_steps_of_their_own(window: MainWindow) -> None:
     assert vm.build.gpu_count == start + 2
     vm.undo_stack.undo()
     assert vm.build.gpu_count == start
+
+
+def test_tab_leaves_the_tables(window: MainWindow) -> None:
+    """Tab moves to the next control, not cell by cell through 30 checks (arrows do)."""
+    tables = [window.results.checks.table, window.parts_panel.table]
+    tables.append(window.workspace.compare_panel.table)
+    assert all(not t.tabKeyNavigation() for t in tables)

@@ -236,3 +236,18 @@ def test_a_new_price_relabels_the_part_pickers(window: MainWindow) -> None:
     picker.flush()
     label = picker.combo.itemText(picker.combo.findData("rtx-4090"))
     assert "$1,299" in label and "$1,599" not in label, label
+
+
+def test_a_build_keeps_its_colour_on_the_scatter(window: MainWindow) -> None:
+    """The first build has no total (an unpriced GPU) and is left off the scatter; the
+    second keeps its own colour there (the second series colour, as in the cost bars and
+    the scaling chart), not the first one's."""
+    from gui.charts.base import SERIES_COLOURS
+
+    _with_gpu(window, UNPRICED_GPU)
+    window.session_view_model.add_build()
+    window.workspace.setCurrentIndex(COMPARE_TAB)
+    scatter = window.workspace.compare_panel.charts.scatter
+    spots = scatter.points.points()
+    assert len(spots) == 1
+    assert spots[0].brush().color().name() == SERIES_COLOURS[1]
