@@ -78,6 +78,9 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
             axis.label.setDefaultTextColor(pg.mkColor(colours["foreground"]))
         if self.legend is not None:
             self.legend.setLabelTextColor(colours["foreground"])
+            # pyqtgraph keeps an existing label's colour until its text is set again
+            for _sample, label in self.legend.items:
+                label.setText(label.text, color=colours["foreground"])
 
     def _tick_font(self) -> QFont:
         font = QFont(self.font())
@@ -86,7 +89,12 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
 
     def add_legend_below(self, columns: int) -> pg.LegendItem:
         """A legend under the x axis, outside the data area, so it never covers a bar."""
-        legend = pg.LegendItem(colCount=columns, horSpacing=LEGEND_SPACING, verSpacing=-6)
+        legend = pg.LegendItem(
+            colCount=columns,
+            horSpacing=LEGEND_SPACING,
+            verSpacing=-6,
+            labelTextColor=THEMES.get(self.theme, THEMES["light"])["foreground"],
+        )
         legend.setLabelTextSize("8pt")
         self.getPlotItem().layout.addItem(legend, 4, 1)
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

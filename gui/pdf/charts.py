@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.charts.base import BaseChart
 from gui.charts.cost_bars import CostBar, CostBarsChart
+from gui.charts.inference import ContextChart, StreamsChart
 from gui.charts.power import PowerChart
 from gui.charts.scaling import ScalingChart
 from gui.charts.vram import VramChart
@@ -55,6 +56,8 @@ class ChartRenderer:
         self.vram = VramChart()
         self.power = PowerChart()
         self.cost_bars = CostBarsChart()
+        self.context = ContextChart()
+        self.streams = StreamsChart()
         for chart in self._charts():
             # Shown but never on screen: the plots need a real layout pass to draw.
             chart.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
@@ -62,14 +65,24 @@ class ChartRenderer:
             chart.show()
 
     def _charts(self) -> tuple[BaseChart, ...]:
-        return (self.scaling, self.vram, self.power, self.cost_bars)
+        return (self.scaling, self.vram, self.power, self.cost_bars, self.context, self.streams)
 
     def build_charts(self, build: SheetBuild) -> dict[str, QImage]:
         images: dict[str, QImage] = {}
         if build.analysis.throughput is not None and len(build.analysis.throughput.scaling) > 1:
             self.scaling.set_analysis(build.analysis)
             images["scaling"] = render_chart(self.scaling)
-        if build.analysis.vram is not None:
+        inference = build.analysis.inference
+        if inference is not None:  # LLM serving: generation against context and streams
+            speed = inference.speed
+            for key, chart, points in (
+                ("context", self.context, speed.by_context),
+                ("streams", self.streams, speed.by_streams),
+            ):
+                if len(points) > 1:
+                    chart.set_analysis(build.analysis)
+                    images[key] = render_chart(chart, QSize(CHART_SIZE.width(), 220))
+        if build.analysis.vram is not None or inference is not None:
             self.vram.set_analysis(build.analysis)
             images["vram"] = render_chart(self.vram, QSize(CHART_SIZE.width(), 170))
         self.power.set_power(build.power)

@@ -215,8 +215,11 @@ def checks_html(b: SheetBuild) -> str:
     return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("12%", "31%", "34%", "23%"))
 
 
-def serving_performance_html(b: SheetBuild) -> str:
-    """Prompt processing, time to first token, generation and users served (LLM serving)."""
+def serving_performance_html(
+    b: SheetBuild, key: str = "", charts: frozenset[str] = frozenset()
+) -> str:
+    """Prompt processing, time to first token, generation and users served (LLM serving),
+    with the window's charts of generation against context and streams where drawn."""
     inf = b.analysis.inference
     assert inf is not None
     speed, memory = inf.speed, inf.memory
@@ -234,18 +237,27 @@ def serving_performance_html(b: SheetBuild) -> str:
     if inf.engine_basis:
         pairs.append(("Engine constants", inf.engine_basis))
     html = key_values(pairs)
-    for title, points, unit, value in (
+    for chart, title, points, unit, value in (
         (
+            "context",
             "Generation against context length",
             speed.by_context,
             "Context tokens",
             "tokens/s per stream",
         ),
-        ("Generation against streams", speed.by_streams, "Streams", "tokens/s, all streams"),
+        (
+            "streams",
+            "Generation against streams",
+            speed.by_streams,
+            "Streams",
+            "tokens/s, all streams",
+        ),
     ):
         if not points:
             continue
         html += heading(3, title)
+        if chart in charts:
+            html += image(f"{key}-{chart}", CHART_WIDTH, 220)
         html += table(
             (unit, value),
             [[f"{p.x:,.0f}", rate(p.tokens_s)] for p in points],
@@ -286,9 +298,11 @@ def serving_memory_html(b: SheetBuild) -> str:
     return html
 
 
-def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool) -> str:
+def performance_html(
+    sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool, charts: set[str] | None = None
+) -> str:
     if b.analysis.inference is not None:
-        return serving_performance_html(b)
+        return serving_performance_html(b, key, frozenset(charts or ()))
     t = b.analysis.throughput
     if t is None:
         return para("No throughput estimate (no valid workload).")
@@ -355,7 +369,8 @@ def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool
 
 def memory_html(b: SheetBuild, key: str, has_chart: bool) -> str:
     if b.analysis.inference is not None:
-        return serving_memory_html(b)
+        html = serving_memory_html(b)
+        return html + (image(f"{key}-vram", CHART_WIDTH, 170) if has_chart else "")
     v = b.analysis.vram
     if v is None:
         return para("No memory estimate (no valid workload).")
@@ -512,7 +527,7 @@ def build_section(
         heading(2, f"Checks ({len(b.analysis.checks)})"),
         checks_html(b),
         heading(2, "Performance"),
-        performance_html(sheet, b, key, "scaling" in charts),
+        performance_html(sheet, b, key, "scaling" in charts, charts),
         heading(2, "Memory"),
         memory_html(b, key, "vram" in charts),
         heading(2, "Power"),

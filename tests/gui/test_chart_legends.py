@@ -69,3 +69,22 @@ def test_compare_scaling_legend_names_six_builds_at_most(qtbot: QtBot) -> None:
     texts = [label.text for _sample, label in chart.legend.items]
     assert texts == [*(f"build {i}" for i in range(5)), "and 25 more builds"]
     assert chart.getPlotItem().getViewBox().height() > 200 / 3
+
+
+def test_legend_labels_take_the_themes_ink(qtbot: QtBot) -> None:
+    """Legend labels are drawn in the theme's foreground (they stayed pyqtgraph's pale
+    grey on white paper and on the dark theme)."""
+    import pyqtgraph as pg
+
+    from gui.charts.base import THEMES
+    from gui.charts.vram import VramChart
+
+    chart = VramChart()
+    qtbot.addWidget(chart)
+    assert chart.legend is not None
+    for theme in ("light", "dark"):
+        chart.set_theme(theme)
+        ink = THEMES[theme]["foreground"]
+        for _sample, label in chart.legend.items:
+            shown = pg.mkColor(label.opts["color"]).name()
+            assert shown == ink and ink[1:] in label.item.toHtml(), (theme, label.text)

@@ -190,6 +190,9 @@ def test_serving_sheet_speaks_of_generation_and_tokens(qtbot: QtBot) -> None:
     # so owning never breaks even
     assert "API break-even never: electricity alone costs $1." in text
     assert "no throughput" not in text  # the training card's words are not used
+    # the window's serving charts are on paper too: generation against context and
+    # streams, and the serving VRAM bar (weights, KV cache, engine)
+    assert len(_images(_reader)) >= 4  # context, streams, VRAM, power
 
 
 def test_page_one_is_purchase_ready(qtbot: QtBot, single: BuildSheet) -> None:
