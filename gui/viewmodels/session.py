@@ -407,6 +407,15 @@ class SessionViewModel(QObject):
         build = self._session.builds[index]
         if name == build.name:
             return None
+        if not name:
+            return self._reject("a build needs a name")
+        if len(name) > MAX_NAME:
+            return self._reject(f"a build name is at most {MAX_NAME} characters")
+        others = {b.name for i, b in enumerate(self._session.builds) if i != index}
+        if name in others:
+            # Compare's columns, the "Deltas against" list and the chart legends tell the
+            # builds apart by name
+            return self._reject(f"another build is already named {name!r}")
         try:
             renamed = Build.model_validate(dict(build) | {"name": name})
         except ValidationError as error:

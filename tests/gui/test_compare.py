@@ -168,3 +168,17 @@ def test_scatter_labels_cover_no_other_marker_and_no_label(qtbot: QtBot) -> None
     for i, rect in shown:
         assert not any(rect.intersects(m) for j, m in enumerate(markers) if j != i)
         assert not any(rect.intersects(r) for j, r in shown if j != i)
+
+
+def test_renaming_refuses_a_blank_or_taken_name_in_words(window: MainWindow) -> None:
+    """Compare tells builds apart by name: a second build may not take the first's name,
+    and a blank name is refused in words (was "Name: String should have at least 1
+    character")."""
+    vm = window.view_models.comparison
+    window.session_view_model.add_build()
+    first = window.session_view_model.session.builds[0].name
+    assert vm.rename(1, first) == f"another build is already named {first!r}"
+    assert vm.rename(1, "   ") == "a build needs a name"
+    assert window.session_view_model.session.builds[1].name != first
+    assert vm.rename(1, "Quiet build") is None
+    assert window.session_view_model.session.builds[1].name == "Quiet build"
