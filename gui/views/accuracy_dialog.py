@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.errors import RigForgeError
 from core.validation.published import accuracy_points, accuracy_rows, overall_error
+from core.workloads import find_preset
 from gui.views import plain
 
 SERVING = (
@@ -54,7 +56,8 @@ class AccuracyDialog(QDialog):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         cells = [
-            (f"Throughput: {w}", f"{n:,} published runs", f"{e:.1f} %", "") for w, n, e in rows
+            (f"Throughput: {_preset_name(w)}", f"{n:,} published runs", f"{e:.1f} %", "")
+            for w, n, e in rows
         ] + list(SERVING)
         for r, row in enumerate(cells):
             for c, text in enumerate(row):
@@ -95,3 +98,11 @@ class AccuracyDialog(QDialog):
         layout.addLayout(body, 1)
         layout.addWidget(buttons)
         self.resize(1100, 560)
+
+
+def _preset_name(preset_id: str) -> str:
+    """The workload as the model picker names it ("BERT-base SQuAD"), not its id."""
+    try:
+        return str(find_preset(preset_id).name)
+    except RigForgeError:
+        return preset_id
