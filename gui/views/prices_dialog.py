@@ -135,8 +135,16 @@ class PriceTableModel(QAbstractTableModel):
         return self.prices.set_price(row.part.id, amount) is None
 
     def _on_catalog_changed(self, _catalog: object) -> None:
+        rows = self.prices.rows()
+        if [r.part.id for r in rows] == [r.part.id for r in self._rows] and rows:
+            # the same parts with new prices: update the cells in place, so the selection
+            # stays and an edit that caused this is not torn out of its view
+            self._rows = rows
+            last = self.index(len(rows) - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+            return
         self.beginResetModel()
-        self._rows = self.prices.rows()
+        self._rows = rows
         self.endResetModel()
 
 
@@ -256,6 +264,7 @@ class PricesDialog(QDialog):
         self.cancel_button.clicked.connect(prices.cancel_update)
         self.remove_button.clicked.connect(self._on_remove_button_clicked)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        prices.catalog_changed.connect(self._on_selection_changed)  # an override came or went
         prices.update_running.connect(self._on_update_running)
         prices.update_progress.connect(self._on_update_progress)
         prices.update_finished.connect(self.report.setText)

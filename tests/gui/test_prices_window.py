@@ -137,9 +137,12 @@ def test_prices_window_lists_filters_flags_and_edits(window: MainWindow, qtbot: 
     assert dialog.proxy.data(index, Qt.ItemDataRole.UserRole) == UNPRICED_GPU
     assert dialog.proxy.setData(index, "4500")
     assert window.view_models.prices.catalog.get(UNPRICED_GPU).price.usd == 4500.0
-    assert dialog.remove_button.isEnabled() or dialog.selected_part_id() is None
-    assert window.view_models.prices.remove_price(UNPRICED_GPU)
+    # the edited row stays selected, and your price there can be removed
+    assert dialog.selected_part_id() == UNPRICED_GPU
+    assert dialog.remove_button.isEnabled()
+    dialog.remove_button.click()
     assert window.view_models.prices.catalog.get(UNPRICED_GPU).price.usd is None
+    assert not dialog.remove_button.isEnabled()  # no override left on the selected part
 
 
 def _feed(prices: dict[str, object]) -> dict[str, object]:
