@@ -96,6 +96,9 @@ class BaseChart(pg.PlotWidget):  # type: ignore[misc]
             labelTextColor=THEMES.get(self.theme, THEMES["light"])["foreground"],
         )
         legend.setLabelTextSize("8pt")
+        # it sits in the plot's layout, not over the data: it scales with the chart like
+        # the axes (a print render at twice the size drew it at half size otherwise)
+        legend.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, False)
         self.getPlotItem().layout.addItem(legend, 4, 1)
         legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend = legend
