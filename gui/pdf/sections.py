@@ -215,9 +215,7 @@ def checks_html(b: SheetBuild) -> str:
     return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("12%", "31%", "34%", "23%"))
 
 
-def serving_performance_html(
-    b: SheetBuild, key: str = "", charts: frozenset[str] = frozenset()
-) -> str:
+def serving_performance_html(b: SheetBuild, key: str, charts: set[str]) -> str:
     """Prompt processing, time to first token, generation and users served (LLM serving),
     with the window's charts of generation against context and streams where drawn."""
     inf = b.analysis.inference
@@ -298,11 +296,9 @@ def serving_memory_html(b: SheetBuild) -> str:
     return html
 
 
-def performance_html(
-    sheet: BuildSheet, b: SheetBuild, key: str, has_chart: bool, charts: set[str] | None = None
-) -> str:
+def performance_html(sheet: BuildSheet, b: SheetBuild, key: str, charts: set[str]) -> str:
     if b.analysis.inference is not None:
-        return serving_performance_html(b, key, frozenset(charts or ()))
+        return serving_performance_html(b, key, charts)
     t = b.analysis.throughput
     if t is None:
         return para("No throughput estimate (no valid workload).")
@@ -362,7 +358,7 @@ def performance_html(
         numeric=(1, 2),
         total=[scope_word, f"{step * 1e3:.2f}", "100%"],
     )
-    if has_chart:
+    if "scaling" in charts:
         html += image(f"{key}-scaling", CHART_WIDTH, 250)
     return html
 
@@ -527,7 +523,7 @@ def build_section(
         heading(2, f"Checks ({len(b.analysis.checks)})"),
         checks_html(b),
         heading(2, "Performance"),
-        performance_html(sheet, b, key, "scaling" in charts, charts),
+        performance_html(sheet, b, key, charts),
         heading(2, "Memory"),
         memory_html(b, key, "vram" in charts),
         heading(2, "Power"),
