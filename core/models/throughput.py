@@ -202,6 +202,10 @@ class Bottleneck(Frozen):
     pcie_gen: int | None = None
     lanes: int | None = None
     seconds: NonNeg = 0.0
+    sets_pace: bool = False
+    """A host stage that runs beside the GPUs (data loading, storage reads, copies to the
+    GPUs) and is slower than them: the whole step waits for it, so ``share_of_step`` is
+    how long the GPUs wait."""
 
 
 class ScalingPoint(Frozen):

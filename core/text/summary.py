@@ -183,8 +183,14 @@ def bottleneck_figure(a: Analysis) -> Figure:
         return Figure("bottleneck", "Bottleneck", NA, "", "Needs a workload.")
     text = bottleneck_text(t.bottleneck)
     what, _, share = text.rpartition(": ")
+    cause = (
+        "A host stage runs beside the GPUs and is slower than them, so each step waits "
+        "for it: faster GPUs would not help (see the step-time chart)."
+        if t.bottleneck.sets_pace
+        else "The largest share of the step time (see the step-time chart)."
+    )
     why = (
-        "The largest share of the step time (see the step-time chart).\n"
+        f"{cause}\n"
         f"{text}.\nUtilization {t.utilization:.0%}: the rest of each step goes to "
         "memory-bound work, data loading, transfers and communication not hidden by compute."
     )

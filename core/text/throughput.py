@@ -50,6 +50,8 @@ def bottleneck_text(b: Bottleneck) -> str:
         what = f"{what} over {where}"
     elif b.code == "host_to_device" and b.pcie_gen is not None:
         what = f"{what} over PCIe {b.pcie_gen}.0 x{b.lanes}"
+    if b.sets_pace:
+        return f"{what} sets the pace: the GPUs wait {b.share_of_step:.0%} of each step"
     return f"{what}: {b.share_of_step:.0%} of step time"
 
 

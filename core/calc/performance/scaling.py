@@ -253,6 +253,12 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int) -> Bottleneck:
         "communication": step.comm_exposed_s,
     }
     code = max(parts, key=lambda k: parts[k])
+    # The host's stages run beside the GPUs (the loader works ahead of them), so the
+    # last one that is exposed sets the step's pace whatever the GPU classes' shares:
+    # a faster GPU would only wait longer for it.
+    paced: tuple[BottleneckCode, ...] = ("storage_read", "data_loading", "host_to_device")
+    pace = next((k for k in paced if parts[k] > 0.0), None)
+    code = pace or code
     pcie = step.link.pcie
     on_link = code in ("communication", "host_to_device")
     return Bottleneck(
@@ -262,6 +268,7 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int) -> Bottleneck:
         pcie_gen=pcie.pcie_gen if on_link and pcie else None,
         lanes=pcie.lanes if on_link and pcie else None,
         seconds=parts[code],
+        sets_pace=pace is not None,
     )
 
 

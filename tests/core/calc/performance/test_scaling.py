@@ -110,6 +110,25 @@ def test_few_cpu_cores_make_data_loading_the_bottleneck() -> None:
     assert r.samples_per_s == pytest.approx(300.0)
 
 
+def test_a_loader_slightly_slower_than_the_gpus_still_sets_the_pace() -> None:
+    """The loader runs beside the GPUs: when it is only a little slower, the GPUs wait a
+    small share of each step, less than their own largest class takes, yet it is the
+    loader that sets the step (a faster GPU would gain nothing)."""
+    p = _resnet("independent")
+    free = estimate_throughput(p, gpu("RTX 4090"), 2, FITTED, host=HostSpec(cpu_cores=512))
+    assert free.bottleneck.code != "data_loading"
+    # cores whose 150 images/s each (hostio.SAMPLES_PER_CORE_S) give ~90 % of the GPUs' rate
+    cores = int(0.9 * free.samples_per_s / 150.0)
+    r = estimate_throughput(p, gpu("RTX 4090"), 2, FITTED, host=HostSpec(cpu_cores=cores))
+    assert r.samples_per_s == pytest.approx(150.0 * cores)
+    assert r.bottleneck.code == "data_loading"
+    assert r.bottleneck.sets_pace
+    assert 0.05 < r.bottleneck.share_of_step < 0.2  # the GPUs wait about 10 % of a step
+    gpu_classes = (r.breakdown.matmul_s, r.breakdown.memory_bound_s)
+    assert max(gpu_classes) > r.bottleneck.seconds
+    assert not free.bottleneck.sets_pace
+
+
 def test_time_to_target_epochs_and_tokens() -> None:
     p = profile(dataset_samples=1_000_000, target_epochs=2.0)
     assert time_to_target_s(p, 1000.0) == pytest.approx(2000.0)

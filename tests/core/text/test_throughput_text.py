@@ -1,0 +1,18 @@
+"""The named bottleneck in a user's words."""
+
+from core.models.throughput import Bottleneck
+from core.text.throughput import bottleneck_text
+
+
+def test_a_pace_setting_host_stage_reads_as_a_wait_not_a_share() -> None:
+    paced = Bottleneck(code="data_loading", share_of_step=0.24, sets_pace=True)
+    assert (
+        bottleneck_text(paced) == "CPU data loading sets the pace: the GPUs wait 24% of each step"
+    )
+
+
+def test_a_gpu_class_reads_as_its_share_of_the_step() -> None:
+    share = Bottleneck(code="memory_bound", share_of_step=0.38)
+    assert bottleneck_text(share) == (
+        "memory bandwidth (elementwise and normalization): 38% of step time"
+    )
