@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from PySide6.QtCore import QBuffer, QIODevice, QUrl
+from PySide6.QtGui import QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
 from core.calc import analyze
@@ -19,6 +21,7 @@ from core.text.checks import check_title, render_reason
 from core.text.money import USD
 from core.text.summary import cost_per_unit_figure, summary_figures
 from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_analyses
+from gui.pdf.writer import keep_headings_with_next, paginate, pdf_writer, print_pages
 from gui.viewmodels.session import default_workload
 
 
@@ -264,3 +267,58 @@ def test_gpu_link_is_named_in_words(qtbot: QtBot) -> None:
     text, _ = _text(render_pdf(sheet_from_analyses([analysis], catalog)))
     assert "GPU link PCIe through host memory" in text
     assert "pcie host" not in text and "pcie_host" not in text
+
+
+def _orphan_doc(filler: int) -> QTextDocument:
+    """``filler`` lines of text, a heading, a 300-pixel image, and a line after it."""
+    doc = QTextDocument()
+    image = QImage(400, 300, QImage.Format.Format_RGB32)
+    image.fill(0x3060A0)
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("chart"), image)
+    body = "".join(f"<p>text row {i:03d}</p>" for i in range(filler))
+    doc.setHtml(
+        f"{body}<h3>Chart heading</h3>"
+        '<p><img src="chart" width="400" height="300"></p><p>after the chart</p>'
+    )
+    return doc
+
+
+def _pages_of(data: bytes, *needles: str) -> list[int]:
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages]
+    return [next(i for i, t in enumerate(pages) if n in t) for n in needles]
+
+
+def test_a_heading_never_ends_a_page_apart_from_its_chart(qtbot: QtBot) -> None:
+    """Qt moves an image that does not fit to the next page and leaves its heading
+    behind; the sheet starts such a heading on the next page with its chart."""
+
+    def render(doc: QTextDocument, fix: bool) -> tuple[bytes, int]:
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        writer = pdf_writer(buffer)
+        paginate(doc, writer)
+        moved = keep_headings_with_next(doc) if fix else 0
+        print_pages(doc, writer)
+        del writer
+        return bytes(buffer.data().data()), moved
+
+    # the number of lines of text that leaves the heading, and no more, on page 1
+    orphaned = None
+    for filler in range(30, 90):
+        data, _ = render(_orphan_doc(filler), False)
+        heading, after = _pages_of(data, "Chart heading", "after the chart")
+        if heading < after:
+            orphaned = filler
+            break
+    assert orphaned is not None, "no length of text orphans the heading"
+    data, moved = render(_orphan_doc(orphaned), True)
+    assert moved == 1
+    heading, after, last_line = _pages_of(
+        data, "Chart heading", "after the chart", f"text row {orphaned - 1:03d}"
+    )
+    assert heading == after == last_line + 1
+    # a heading with room for its chart stays where it is
+    assert render(_orphan_doc(3), True)[1] == 0
+    # every page carries its number at the foot
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages]
+    assert [t.endswith(str(n)) for n, t in enumerate(pages, 1)] == [True, True]
