@@ -35,9 +35,12 @@ class PowerChart(BaseChart):
         )
         plot.addItem(self.peak_bar)
         plot.addItem(self.wall_bar)
-        self.psu_line = self._limit("PSU", 0.85, Qt.PenStyle.DashLine)
-        self.excursion_line = self._limit("PSU spike limit", 0.6, Qt.PenStyle.DotLine)
-        self.circuit_line = self._limit("circuit", 0.35, Qt.PenStyle.DashDotLine)
+        # Labels in the gaps between the bars (rows at y 0, 1, 2, 0.5 high, in a view
+        # from -0.5 to 2.9): above the steady bar, between it and the spikes bar, and
+        # between the spikes and the wall bars, so no label covers a bar.
+        self.psu_line = self._limit("PSU", 0.9, Qt.PenStyle.DashLine)
+        self.excursion_line = self._limit("PSU spike limit", 0.59, Qt.PenStyle.DotLine)
+        self.circuit_line = self._limit("circuit", 0.29, Qt.PenStyle.DashDotLine)
         bar_labels(self, list(ROWS))
         self.set_range(y=(-0.5, 2.9))
         self.setToolTip(
