@@ -88,3 +88,28 @@ def test_legend_labels_take_the_themes_ink(qtbot: QtBot) -> None:
         for _sample, label in chart.legend.items:
             shown = pg.mkColor(label.opts["color"]).name()
             assert shown == ink and ink[1:] in label.item.toHtml(), (theme, label.text)
+
+
+@pytest.mark.parametrize("height", [280, 320, 480])
+def test_power_limit_labels_cover_no_bar(qtbot: QtBot, height: int) -> None:
+    """The PSU, spike-limit and circuit labels sit between the three bars, not on them."""
+    from core.calc import analyze
+    from core.catalog import load_catalog
+    from core.catalog.builds import default_build
+    from gui.viewmodels.session import default_workload
+
+    catalog = load_catalog()
+    analysis = analyze(default_build(catalog), default_workload(), None, catalog)
+    chart = PowerChart()
+    qtbot.addWidget(chart)
+    chart.set_power(analysis.power)
+    chart.resize(600, height)
+    chart.show()
+    qtbot.waitExposed(chart)
+    qtbot.wait(20)
+    bars = [chart.peak_bar, chart.wall_bar, *chart.bars.values()]
+    bar_rects = [b.sceneBoundingRect() for b in bars if b.boundingRect().width() > 0]
+    for line in (chart.psu_line, chart.excursion_line, chart.circuit_line):
+        label = line.label.sceneBoundingRect()
+        hits = [r for r in bar_rects if r.intersects(label)]
+        assert not hits, f"{line.label.format} label overlaps a bar"
