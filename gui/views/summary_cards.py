@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
-    QLabel,
     QMessageBox,
+    QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -127,6 +127,27 @@ class ElidedLabel(QWidget):
             )
 
 
+LINK_BLUE = "#3d8bfd"
+"""A link blue that reads on light and dark backgrounds."""
+
+
+class LinkButton(QPushButton):
+    """A "why?" link that is one Tab stop and opens on Space or Enter (a link in a
+    ``QLabel`` takes two: the label, then the link in it)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.setFlat(True)
+        self.setAutoDefault(False)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.setStyleSheet(
+            f"QPushButton {{ color: {LINK_BLUE}; text-decoration: underline; padding: 0 1px;"
+            " border: 1px solid transparent; background: transparent; }"
+            f"QPushButton:focus {{ border: 1px dotted {LINK_BLUE}; }}"
+        )
+
+
 class SummaryCard(QFrame):
     def __init__(self, key: str) -> None:
         super().__init__()
@@ -145,10 +166,7 @@ class SummaryCard(QFrame):
         self.value.setFont(font)
         self.detail = ElidedLabel(max_lines=1 if wide else 2)
         self.detail.setObjectName("cardDetail")
-        # our own link, no data; a blue that reads on light and dark backgrounds
-        self.why = QLabel("<a href='why' style='color:#3d8bfd;'>why?</a>")
-        self.why.setTextFormat(Qt.TextFormat.RichText)
-        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.why = LinkButton("why?")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 2)
         layout.setSpacing(1)
@@ -156,7 +174,7 @@ class SummaryCard(QFrame):
         layout.addWidget(self.value)
         layout.addWidget(self.detail)
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
-        self.why.linkActivated.connect(self._on_why_link_activated)
+        self.why.clicked.connect(self.show_explanation)
         self.explanation = ""
         self.explanation_box: QMessageBox | None = None
         self._figure: tuple[str, ...] = ()
@@ -179,8 +197,9 @@ class SummaryCard(QFrame):
         self.explanation = figure.why
         self.setToolTip(plain.tip(f"{figure.value} — {figure.detail}\n\n{figure.why}"))
         self.why.setToolTip(plain.tip(figure.why))
+        self.why.setAccessibleName(f"Why: {figure.title}")
 
-    def _on_why_link_activated(self, _link: str) -> None:
+    def show_explanation(self) -> None:
         """The explanation in a window of its own: it stays while the mouse moves, and its
         text can be selected and copied."""
         box = plain.message_box(
