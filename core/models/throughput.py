@@ -38,6 +38,9 @@ BottleneckCode = Literal[
     "host_to_device",
     "communication",
 ]
+Exchange = Literal["gradients", "sharded", "model_parallel", "mixed"]
+"""What the GPUs exchange: gradients (data parallel, ZeRO-1/2), sharded weights and
+gradients (ZeRO-3, FSDP), activations (tensor or pipeline parallel) or both kinds."""
 PrecisionNote = Literal[
     "as_requested",
     "tf32_assumed",
@@ -131,6 +134,10 @@ class WorkProfile(Frozen):
     offload_bytes_per_step: NonNeg = 0.0
     """Bytes copied each way between GPU and host per step for offloaded activations and
     optimizer state (timed over the GPU's PCIe link)."""
+    frozen_weight_bytes: NonNeg = 0.0
+    """LoRA/QLoRA: bytes of the frozen base weights as stored (16-bit, or packed 4/8-bit
+    for QLoRA). ZeRO-3 and FSDP shard them too, so each step all-gathers them (timed in
+    ``core.calc.performance.scaling``); they receive no gradient."""
     dequant_bytes_per_pass: NonNeg = 0.0
     """QLoRA: DRAM bytes of unpacking the quantised base to 16-bit once (its packed
     weights read, the 16-bit copy written), repeated by every pass that multiplies by it."""
@@ -202,6 +209,8 @@ class Bottleneck(Frozen):
     pcie_gen: int | None = None
     lanes: int | None = None
     seconds: NonNeg = 0.0
+    exchange: Exchange = "gradients"
+    """For ``communication``: what crosses the link."""
     sets_pace: bool = False
     """A host stage that runs beside the GPUs (data loading, storage reads, copies to the
     GPUs) and is slower than them: the whole step waits for it, so ``share_of_step`` is

@@ -40,10 +40,19 @@ _BOTTLENECK = {
 }
 
 
+_EXCHANGE = {
+    "gradients": "gradient all-reduce",
+    "sharded": "ZeRO-3/FSDP weight all-gather and gradient reduce-scatter",
+    "model_parallel": "tensor/pipeline-parallel activation exchange",
+    "mixed": "activation and gradient exchange",
+}
+
+
 def bottleneck_text(b: Bottleneck) -> str:
     """ "gradient all-reduce over PCIe 4.0 x8 through host memory: 41% of step time"."""
     what = _BOTTLENECK[b.code]
     if b.code == "communication":
+        what = _EXCHANGE[b.exchange]
         where = _LINK[b.link]
         if b.pcie_gen is not None and b.link.startswith("pcie"):
             where = where.replace("PCIe", f"PCIe {b.pcie_gen}.0 x{b.lanes}")

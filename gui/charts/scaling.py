@@ -44,7 +44,8 @@ class ScalingChart(BaseChart):
         self.setToolTip(
             plain.tip(
                 "Total throughput estimated for 1..N GPUs of this build (roofline step time per "
-                "GPU plus the exposed gradient all-reduce on the GPU link), against the ideal "
+                "GPU plus the exposed exchange on the GPU link: gradients, and under ZeRO-3/FSDP "
+                "the sharded weights), against the ideal "
                 "line N × the 1-GPU throughput. Efficiency = total / (N × 1-GPU). "
                 "The orange point is the build's GPU count."
             )

@@ -142,7 +142,8 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
         "shown as \u201cknown so far\u201d.",
         "Throughput: roofline step time per GPU (FLOPs / peak tensor rate, bytes / memory "
         "bandwidth) fitted to published MLPerf and NVIDIA DeepLearningExamples results; "
-        "multi-GPU scaling adds the gradient all-reduce not hidden by compute.",
+        "multi-GPU scaling adds the GPU-to-GPU exchange not hidden by compute (gradients; "
+        "under ZeRO-3/FSDP also the sharded weights, LoRA\u2019s frozen base included).",
         "Memory: model states after ZeRO (Rajbhandari et al. 2020), activations after "
         "Korthikanti et al. 2022, KV cache per Hugging Face / vLLM.",
         "Power: GPUs at their power limit or board power, CPU at its sustained power, other "

@@ -211,7 +211,25 @@ def profile_from_workload(workload: Workload) -> WorkProfile:
         offload_bytes_per_step=_offload_bytes(workload),
         host_optimizer=workload.trains and workload.offloads_optimizer,
         dequant_bytes_per_pass=_dequant_bytes(workload),
+        frozen_weight_bytes=_frozen_weight_bytes(workload),
     )
+
+
+def _frozen_weight_bytes(workload: Workload) -> float:
+    """The frozen base of a LoRA/QLoRA run as it is stored, the same bytes the memory
+    model holds (``core.calc.memory.components``): 16-bit under mixed precision (fp32
+    otherwise) for LoRA; for QLoRA the linear layers packed (NF4 with double
+    quantisation 4.127 bits, Dettmers et al. 2023 §3, or 8 bits) and the embeddings
+    16-bit. Zero for full training and inference (nothing frozen to gather)."""
+    arch = workload.architecture
+    if workload.task == "lora":
+        mixed = workload.precision in ("fp16", "bf16", "fp8")
+        return float(arch.params_total) * (2.0 if mixed else 4.0)
+    if workload.task == "qlora":
+        bits = 8.0 if workload.lora is not None and workload.lora.base_bits == 8 else NF4_DQ_BITS
+        dense = float(arch.params_total - arch.embedding_params)
+        return dense * bits / 8.0 + float(arch.embedding_params) * 2.0
+    return 0.0
 
 
 def _dequant_bytes(workload: Workload) -> float:

@@ -33,6 +33,7 @@ from core.models.parts import GPU
 from core.models.throughput import (
     Bottleneck,
     BottleneckCode,
+    Exchange,
     HostLink,
     HostSpec,
     InterconnectChoice,
@@ -148,14 +149,24 @@ def _comm_seconds(
         # once per micro-batch, split over the tensor-parallel ranks (Megatron's
         # scatter/gather of the pipeline's 16-bit activations)
         exposed += 2.0 * profile.pp_virtual_stages * layer_bytes / tp / bandwidth
-    if dp > 1 and profile.params_trainable > 0:
+    sharded = profile.parallelism in ("zero3", "fsdp")
+    frozen = profile.frozen_weight_bytes / (tp * pp) if sharded else 0.0
+    if dp > 1 and (profile.params_trainable > 0 or frozen > 0):
         grad_bytes = profile.params_trainable * profile.grad_bytes_per_param / (tp * pp)
         volume = 2.0 * (dp - 1) / dp * grad_bytes
         # the backward this GPU runs hides the exchange: its share of the device work
         device = (dev.matmul_s + dev.attention_s + dev.recurrent_s + dev.elementwise_s) / (tp * pp)
         window = device * (2.0 / 3.0) * c.overlap_fraction
-        if profile.parallelism in ("zero3", "fsdp"):
+        if sharded:
             volume *= 1.5
+            # LoRA/QLoRA under ZeRO-3/FSDP shard the frozen base as well: each rank
+            # all-gathers it ((dp-1)/dp of it arrives) for the forward and again for the
+            # backward (Rajbhandari et al. 2020, arXiv:1910.02054, §7.2.3: parameters are
+            # broadcast for the forward and again for the backward). A recompute under
+            # checkpointing runs inside the unit's backward gather (FSDP's
+            # apply_activation_checkpointing wraps the layer inside its FSDP unit). No
+            # gradient of it is reduced.
+            volume += 2.0 * (dp - 1) / dp * frozen
             window = device * c.overlap_fraction
         # DDP and ZeRO-1/2 accumulate locally (no_sync) and exchange gradients once per
         # optimizer step; FSDP / ZeRO-3 gather the weights and reduce-scatter the
@@ -235,7 +246,15 @@ def _samples_per_s(profile: WorkProfile, step: _Step, gpus: int) -> float:
     return profile.batch_per_gpu * (gpus // (tp * pp)) / step.step_s
 
 
-def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int) -> Bottleneck:
+def _exchange(profile: WorkProfile, gpus: int, tp: int, pp: int) -> Exchange:
+    """What the exposed communication carries (named in the bottleneck text)."""
+    dp = gpus // (tp * pp)
+    if tp * pp > 1:
+        return "mixed" if dp > 1 else "model_parallel"
+    return "sharded" if profile.parallelism in ("zero3", "fsdp") else "gradients"
+
+
+def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int, exchange: Exchange) -> Bottleneck:
     split = tp * pp
     parts: dict[BottleneckCode, float] = {
         "compute_bound": dev.matmul_s / split,
@@ -268,6 +287,7 @@ def _bottleneck(dev: GpuStep, step: _Step, tp: int, pp: int) -> Bottleneck:
         pcie_gen=pcie.pcie_gen if on_link and pcie else None,
         lanes=pcie.lanes if on_link and pcie else None,
         seconds=parts[code],
+        exchange=exchange,
         sets_pace=pace is not None,
     )
 
@@ -331,7 +351,7 @@ def estimate_throughput(
         precision_note=dev.mode.note,
         link=step.link.kind,
         link_gb_s=step.link.gb_s,
-        bottleneck=_bottleneck(dev, step, tp, pp),
+        bottleneck=_bottleneck(dev, step, tp, pp, _exchange(profile, gpus, tp, pp)),
         scaling=tuple(points),
         time_to_target_s=time_to_target_s(profile, samples),
     )

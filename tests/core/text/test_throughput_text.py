@@ -16,3 +16,23 @@ def test_a_gpu_class_reads_as_its_share_of_the_step() -> None:
     assert bottleneck_text(share) == (
         "memory bandwidth (elementwise and normalization): 38% of step time"
     )
+
+
+def test_the_exchange_names_what_crosses_the_link() -> None:
+    def text(exchange: str) -> str:
+        b = Bottleneck.model_validate(
+            {
+                "code": "communication",
+                "share_of_step": 0.54,
+                "link": "pcie_host",
+                "pcie_gen": 4,
+                "lanes": 16,
+                "exchange": exchange,
+            }
+        )
+        return bottleneck_text(b)
+
+    where = "over PCIe 4.0 x16 through host memory: 54% of step time"
+    assert text("gradients") == f"gradient all-reduce {where}"
+    assert text("sharded") == (f"ZeRO-3/FSDP weight all-gather and gradient reduce-scatter {where}")
+    assert text("model_parallel") == f"tensor/pipeline-parallel activation exchange {where}"

@@ -266,3 +266,46 @@ def test_transformer_engine_hides_tensor_parallel_all_reduces_under_its_products
     r = estimate_throughput(fused, h100, 2, c, curve=False)
     assert r.breakdown.communication_exposed_s == pytest.approx(max(0.0, tp_s - matmul_s / 2 * 0.5))
     assert r.breakdown.communication_exposed_s < tp_s
+
+
+def test_sharded_lora_gathers_its_frozen_base_hand_derived() -> None:
+    # LoRA: 1e6 trainable adapters (fp32 grads, 4e6 B) on a frozen base of 1e8 16-bit
+    # weights (2e8 B). Data parallel exchanges only the adapters' gradients: a ring over
+    # 4 GPUs moves 2*3/4*4e6 = 6e6 B. ZeRO-3/FSDP also shard the base: each rank gathers
+    # the 3/4 it lacks for the forward and again for the backward, 2*3/4*2e8 = 3e8 B,
+    # on top of the adapters' gather, gather and reduce-scatter, 1.5*6e6 = 9e6 B.
+    # PCIe 4.0 x16 P2P at 31.504 GB/s, eta_link 1, no overlap, no latency.
+    kw: dict[str, object] = {
+        "matmul_flops": 1e9,
+        "params_total": 1e8,
+        "params_trainable": 1e6,
+        "pass_factor": 2.0,
+        "frozen_weight_bytes": 2e8,
+    }
+    a100 = gpu("A100 PCIe 40GB")
+    data = estimate_throughput(profile(**kw), a100, 4, UNIT, interconnect="pcie")
+    assert data.breakdown.communication_exposed_s == pytest.approx(6e6 / 31.504e9)
+    for stage in ("zero3", "fsdp"):
+        sharded = estimate_throughput(
+            profile(**kw, parallelism=stage), a100, 4, UNIT, interconnect="pcie"
+        )
+        assert sharded.breakdown.communication_exposed_s == pytest.approx((9e6 + 3e8) / 31.504e9)
+        assert sharded.bottleneck.exchange == "sharded"
+    assert data.bottleneck.exchange == "gradients"
+
+
+def test_frozen_base_bytes_of_lora_and_qlora_presets() -> None:
+    # Llama-3 8B: the frozen base is stored 16-bit under LoRA (2 B per parameter); QLoRA
+    # packs the linear layers to NF4 with double quantisation (4.127 bits, Dettmers et
+    # al. 2023 §3) and keeps the embeddings 16-bit. Full training freezes nothing.
+    preset = find_preset("llama-3-8b")
+    arch = preset.architecture
+    lora = profile_from_workload(make_workload(preset, task="lora"))
+    qlora = profile_from_workload(make_workload(preset, task="qlora"))
+    full = profile_from_workload(make_workload(preset, task="training"))
+    assert lora.frozen_weight_bytes == pytest.approx(arch.params_total * 2.0)
+    dense = arch.params_total - arch.embedding_params
+    assert qlora.frozen_weight_bytes == pytest.approx(
+        dense * 4.127 / 8 + arch.embedding_params * 2.0
+    )
+    assert full.frozen_weight_bytes == 0.0
