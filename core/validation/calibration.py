@@ -20,7 +20,7 @@ from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.throughput import InterconnectChoice, WorkProfile
 from core.models.workload import WorkloadPreset
-from core.validation.csv_rows import csv_rows, finite
+from core.validation.csv_rows import csv_rows, finite, gpu_count
 from core.workloads import find_preset, make_workload
 
 REQUIRED_COLUMNS = (
@@ -96,7 +96,7 @@ def read_rows(text: str) -> list[CalibrationRow]:
                     model=raw["model"].strip(),
                     gpu_model=raw["gpu_model"].strip(),
                     interconnect=(raw["interconnect"] or "unknown").strip(),
-                    gpu_count=int(raw["gpu_count"]),
+                    gpu_count=gpu_count(raw["gpu_count"]),
                     precision=raw["precision"].strip(),
                     batch=int(finite(batch_text)) if batch_text else None,
                     throughput=finite(raw["throughput"]),

@@ -10,6 +10,10 @@ from collections.abc import Iterator
 from core.errors import FileFormatError
 
 MAX_FIELD_CHARS = 100_000
+MAX_ROW_GPUS = 16_384
+"""Most GPUs a published row may name: the largest training clusters published run
+16,384 GPUs (Meta, "The Llama 3 Herd of Models", 2024, sec. 3.3); a larger count is a
+typo or a hostile file, and predicting it would take time in proportion."""
 """Longest cell read (the csv module's own limit is 131,072; a longer cell is refused)."""
 
 
@@ -45,3 +49,18 @@ def finite(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{text.strip()!r} is not a finite number")
     return value
+
+
+def gpu_count(text: str | None) -> int:
+    """A row's GPU count, a whole number from 1 to ``MAX_ROW_GPUS`` (``ValueError`` naming
+    the cell otherwise)."""
+    cell = (text or "").strip()
+    try:
+        value = finite(cell)
+    except ValueError:
+        value = 0.0
+    if not (value.is_integer() and 1 <= value <= MAX_ROW_GPUS):
+        raise ValueError(
+            f"gpu_count {cell!r} is not a whole number from 1 to {MAX_ROW_GPUS:,}"
+        )
+    return int(value)

@@ -28,7 +28,7 @@ from core.errors import FileFormatError, RigForgeError
 from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.workload import KvFormat, Serving, WeightsFormat, Workload
-from core.validation.csv_rows import csv_rows, finite
+from core.validation.csv_rows import csv_rows, finite, gpu_count
 from core.validation.report import spearman
 from core.workloads import find_preset, make_workload
 
@@ -107,7 +107,7 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
                     source=raw["source"],
                     engine=raw["engine"],
                     gpu_model=raw["gpu_model"],
-                    gpu_count=int(raw["gpu_count"]),
+                    gpu_count=gpu_count(raw["gpu_count"]),
                     split=raw["split_mode"],
                     model=raw["model"],
                     weights=raw["weights_format"],

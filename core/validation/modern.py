@@ -37,7 +37,7 @@ from core.models.workload import (
     Stack,
     Workload,
 )
-from core.validation.csv_rows import csv_rows, finite
+from core.validation.csv_rows import csv_rows, finite, gpu_count
 from core.workloads import find_preset, make_workload
 
 Kind = Literal["training", "vision_inference", "memory"]
@@ -159,6 +159,17 @@ def _preset_and_task(model: str) -> tuple[str, str | None]:
         if name.lower().endswith(suffix):
             name, task = name[: -len(suffix)], t
     return MODEL_ALIASES.get(name.lower(), name), task
+
+
+def _count(row: Row) -> int | str:
+    """The row's GPU count (1 when the cell is empty), or why it cannot be used."""
+    cell = row.get("gpu_count")
+    if not (cell or "").strip():
+        return 1
+    try:
+        return gpu_count(cell)
+    except ValueError as error:
+        return str(error)
 
 
 def _int(text: str) -> int | None:
@@ -295,10 +306,12 @@ def predict_throughput(
     gpu = _gpu(catalog, row.get("gpu"))
     if isinstance(gpu, str):
         return gpu
+    count = _count(row)
+    if isinstance(count, str):
+        return count
     workload = row_workload(row, kind)
     if isinstance(workload, str):
         return workload
-    count = _int(row.get("gpu_count")) or 1
     profile = profile_from_workload(workload)
     layout = memory_format_of(row)
     # Inductor lays convolutions out channels-last itself whatever the input's format
@@ -473,7 +486,10 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
         if isinstance(workload, str):
             unresolved[workload] = unresolved.get(workload, 0) + 1
             continue
-        count = _int(row.get("gpu_count")) or 1
+        count = _count(row)
+        if isinstance(count, str):
+            unresolved[count] = unresolved.get(count, 0) + 1
+            continue
         try:
             breakdown = vram_breakdown(workload, count)
             measured = finite(row.get("measured_gib"))

@@ -1,0 +1,70 @@
+"""`rigforge validate` on hostile measurement files: a GPU count far past any published
+cluster is named, never predicted (prediction time grows with the count)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from gui.main import main as rigforge
+from tests.hostile.limits import bounded
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "resources" / "benchmarks"
+
+
+def _with_first_row(name: str, column: str, value: str, tmp_path: Path) -> Path:
+    rows = list(csv.DictReader(io.StringIO((BENCHMARKS / name).read_text("utf-8"))))
+    rows = rows[:1]
+    rows[0][column] = value
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    path = tmp_path / name
+    path.write_text(out.getvalue(), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("count", ["1000000000", "1e9", "16385", "0", "2.5", "-3"])
+def test_a_modern_training_row_with_an_impossible_gpu_count_is_left_unresolved(
+    count: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _with_first_row("training_modern_calibration.csv", "gpu_count", count, tmp_path)
+    with bounded():
+        code = rigforge(["validate", str(path), "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert '"resolved": 0' in out
+    assert f"gpu_count '{count}' is not a whole number from 1 to 16,384" in out
+
+
+def test_the_largest_published_cluster_still_resolves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 16,384 GPUs: Meta's Llama 3 405B pre-training (the bound itself)
+    path = _with_first_row("training_modern_calibration.csv", "gpu_count", "16384", tmp_path)
+    with bounded():
+        rigforge(["validate", str(path), "--json"])
+    assert '"resolved": 1' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "column"),
+    [
+        ("throughput_calibration.csv", "gpu_count"),
+        ("llm_inference_calibration.csv", "gpu_count"),
+    ],
+)
+def test_a_calibration_row_with_a_billion_gpus_is_refused_by_line(
+    name: str, column: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _with_first_row(name, column, "1000000000", tmp_path)
+    with bounded():
+        code = rigforge(["validate", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "line 2: gpu_count '1000000000' is not a whole number from 1 to 16,384" in err
+    assert "Traceback" not in err
