@@ -60,7 +60,5 @@ def gpu_count(text: str | None) -> int:
     except ValueError:
         value = 0.0
     if not (value.is_integer() and 1 <= value <= MAX_ROW_GPUS):
-        raise ValueError(
-            f"gpu_count {cell!r} is not a whole number from 1 to {MAX_ROW_GPUS:,}"
-        )
+        raise ValueError(f"gpu_count {cell!r} is not a whole number from 1 to {MAX_ROW_GPUS:,}")
     return int(value)
