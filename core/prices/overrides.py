@@ -26,9 +26,7 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
     """The overrides in ``path`` (empty when the file does not exist), entry by entry."""
     if not path.exists():
         return FeedReport(accepted=(), rejected=())
-    document = _parse(path)
-    if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
-        raise FileFormatError(f"{path.name}: not a RigForge price-overrides file")
+    document = _overrides_document(path)
     report = validate_feed(document | {"format": FEED_FORMAT}, catalog, currencies)
     accepted = tuple(p.model_copy(update={"origin": "override"}) for p in report.accepted)
     return report.model_copy(update={"accepted": accepted})
@@ -45,11 +43,30 @@ def _parse(path: Path) -> object:
         ) from None
 
 
+def _overrides_document(path: Path) -> dict[str, object]:
+    """The file's JSON object, when it is a price-overrides file of the version this
+    RigForge writes; anything else is refused, so that no other file (a build, a newer
+    overrides file) is ever rewritten as one."""
+    document = _parse(path)
+    if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
+        raise FileFormatError(
+            f"{path.name}: not a RigForge price-overrides file (it was left as it is)"
+        )
+    version = document.get("version")
+    if type(version) is not int or version != FEED_VERSION:  # True == 1 in Python
+        shown = repr(version)
+        shown = shown if len(shown) <= 40 else shown[:40] + "…"
+        raise FileFormatError(
+            f"{path.name}: price-overrides version {shown} is not supported "
+            f"(this RigForge reads version {FEED_VERSION}; the file was left as it is)"
+        )
+    return document
+
+
 def _read_raw(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
-    document = _parse(path)
-    prices = document.get("prices") if isinstance(document, dict) else None
+    prices = _overrides_document(path).get("prices")
     return dict(prices) if isinstance(prices, dict) else {}
 
 
