@@ -138,11 +138,11 @@ class _Transfer:
         except requests.Timeout:
             self.error = FetchError(_timed_out(self.limits.timeout_s, self.received))
         except requests.ConnectionError as error:
-            self.error = FetchError(f"cannot connect to {_host(self.url)}: {_cause(error)}")
+            self.error = FetchError(_failure(error, _host(self.url), connecting=True))
         except requests.RequestException as error:
-            self.error = FetchError(f"download failed: {_cause(error)}")
+            self.error = FetchError(_failure(error, _host(self.url)))
         except Exception as error:  # urllib3 / zlib / socket errors from a broken stream
-            self.error = FetchError(f"download failed: {_cause(error)}")
+            self.error = FetchError(_failure(error, _host(self.url)))
         finally:
             session.close()
 
@@ -260,12 +260,44 @@ def _too_big(limit: int, got: str) -> str:
     return f"the download is larger than {limit / 1e6:.0f} MB ({got}); nothing was loaded"
 
 
-def _cause(error: Exception) -> str:
-    """The innermost reason of a requests/urllib3 error, in a few words."""
-    text = str(error)
-    for marker in ("Connection refused", "Name or service not known", "timed out"):
-        if marker in text:
-            return marker.lower()
-    if "Failed to resolve" in text or "getaddrinfo" in text:
-        return "the name could not be resolved"
-    return _server_text(text)
+_BROKEN_OFF = "the download from {host} broke off before the end; nothing was loaded"
+_NOT_HTTP = "{host} did not answer in HTTP (a malformed or oversized header); nothing was loaded"
+_FAILURES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("Connection refused",), "cannot connect to {host}: connection refused"),
+    (
+        ("Name or service not known", "Failed to resolve", "getaddrinfo", "nodename nor"),
+        "cannot connect to {host}: the name could not be resolved",
+    ),
+    (("timed out",), "cannot connect to {host}: timed out"),
+    (
+        ("RemoteDisconnected", "closed connection without"),
+        "{host} closed the connection without answering; nothing was loaded",
+    ),
+    (("Connection reset",), "{host} reset the connection; nothing was loaded"),
+    (("IncompleteRead", "Connection broken", "InvalidChunkLength"), _BROKEN_OFF),
+    (("LineTooLong", "BadStatusLine", "got more than", "HeaderParsingError"), _NOT_HTTP),
+    (
+        ("decompressing", "decompress", "ContentDecodingError", "Not a gzipped file"),
+        "the compressed data from {host} is damaged; nothing was loaded",
+    ),
+    (
+        ("CERTIFICATE_VERIFY_FAILED", "SSLError", "SSL:"),
+        "cannot connect to {host} securely: its certificate could not be verified",
+    ),
+)
+"""What a requests/urllib3/zlib error says, in the user's words: the first marker found
+in the error's text picks the message (markers are the exception names and texts of
+urllib3, http.client, socket and zlib)."""
+
+
+def _failure(error: Exception, host: str, *, connecting: bool = False) -> str:
+    """The message for a failed download: what went wrong in words, never an exception's
+    repr; a connection error that happened after the server answered is not called a
+    failure to connect."""
+    text = f"{type(error).__name__} {error}"
+    for markers, message in _FAILURES:
+        if any(marker in text for marker in markers):
+            return message.format(host=host)
+    if connecting:
+        return f"cannot connect to {host}"
+    return f"the download from {host} failed ({type(error).__name__}); nothing was loaded"

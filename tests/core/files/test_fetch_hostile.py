@@ -138,3 +138,53 @@ def test_wrong_content_type_named_plainly(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/x").respond_with_data("x", content_type="image/svg+xml")
     with pytest.raises(FetchError, match="the server sent image/svg\\+xml, not JSON"):
         fetch(httpserver.url_for("/x"), limits=FetchLimits(timeout_s=3))
+
+
+def _close_at_once(conn: socket.socket) -> None:
+    """Read the request and close without a byte of answer."""
+
+
+def _reset(conn: socket.socket) -> None:
+    """Close with a TCP reset (SO_LINGER 0) instead of an orderly close."""
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (_close_at_once, "127.0.0.1 closed the connection without answering; nothing was loaded"),
+        (_reset, "127.0.0.1 reset the connection; nothing was loaded"),
+        (
+            respond(b"HTTP/1.1 200 OK", JSON | {"Content-Length": "100"}, b'{"a":'),
+            "the download from 127.0.0.1 broke off before the end; nothing was loaded",
+        ),
+        (
+            lambda conn: conn.sendall(b"GARBAGE\r\n\r\n"),
+            "127.0.0.1 did not answer in HTTP (a malformed or oversized header)",
+        ),
+        (
+            lambda conn: conn.sendall(b"HTTP/1.1 200 OK\r\nX: " + b"a" * 70_000 + b"\r\n\r\n"),
+            "127.0.0.1 did not answer in HTTP (a malformed or oversized header)",
+        ),
+        (
+            respond(
+                b"HTTP/1.1 200 OK",
+                JSON | {"Content-Encoding": "gzip", "Content-Length": "10"},
+                b"notgzip!!!",
+            ),
+            "the compressed data from 127.0.0.1 is damaged; nothing was loaded",
+        ),
+    ],
+)
+def test_a_broken_answer_is_named_in_words_not_as_an_exception(
+    script: object, expected: str
+) -> None:
+    # Before: "cannot connect to 127.0.0.1: ('Connection aborted.', RemoteDisconnected(...))"
+    # after the connection had been made, and raw zlib/urllib3 texts.
+    with raw_server(script) as base, pytest.raises(FetchError) as raised:  # type: ignore[arg-type]
+        fetch(base + "/b.json", limits=FetchLimits(timeout_s=5.0))
+    message = str(raised.value)
+    assert expected in message
+    assert "Error" not in message and "'" not in message  # no exception names or reprs
+    assert "cannot connect" not in message
