@@ -129,18 +129,27 @@ def reason_text(reason: Reason) -> str:
     if reason.code == "pareto_step":
         return (
             f"{float(n['gain_pct']):.0f} % more throughput than the next cheaper build "
-            f"for {USD(float(n['extra_usd']))} more; no cheaper build is faster"
+            f"listed, for {USD(float(n['extra_usd']))} more; no cheaper build is faster"
         )
     if reason.code == "fits_with_checkpointing":
         return f"fits in GPU memory with {n['checkpointing']} activation checkpointing"
     if reason.code == "used_parts":
         return f"bought used: {n['parts']} (dated used-listing price)"
+    if reason.code == "binding_constraint" and n.get("constraint") == "host_stage":
+        stage = HOST_STAGE_TEXT.get(str(n["stage"]), str(n["stage"]))
+        return f"limited by {stage}: the GPUs wait {float(n['wait_pct']):.0f} % of each step"
     if reason.code in ("binding_constraint", "no_constraint_binds"):
         limit = BINDING_TEXT.get(str(n["constraint"]), str(n["constraint"])).format(**n)
         verb = "limited by" if reason.code == "binding_constraint" else "closest limit:"
         return f"{verb} {limit} ({float(n['used_pct']):.0f} % used)"
     return reason.code
 
+
+HOST_STAGE_TEXT = {
+    "data_loading": "the CPU's data loading",
+    "storage_read": "reading the dataset from the drives",
+    "host_to_device": "copies from host memory to the GPUs",
+}
 
 BINDING_TEXT = {
     "budget": "the budget",

@@ -38,6 +38,10 @@ def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]
                     )
                 yield number, row
         except csv.Error as error:
+            if "field larger than field limit" in str(error):
+                raise FileFormatError(
+                    f"CSV line {number + 1}: a cell of more than {MAX_FIELD_CHARS:,} characters"
+                ) from None
             raise FileFormatError(f"CSV line {number + 1}: {error}") from None
 
     return header, rows()

@@ -37,6 +37,8 @@ def binding_reason(analysis: Analysis, request: SuggestRequest, workload: Worklo
 
     Shares: parts cost of the budget, wall power of the circuit (or the power cap), GPU
     memory of its capacity, GPUs of the board's GPU slots, GPUs of the request's maximum.
+    A host stage that sets the pace (the CPU's data loading slower than the GPUs) binds
+    first: none of those limits is what stops the build from being faster.
     """
     shares: list[tuple[float, str, dict[str, float | str]]] = []
     total = analysis.cost.parts.total_usd
@@ -65,6 +67,15 @@ def binding_reason(analysis: Analysis, request: SuggestRequest, workload: Worklo
         (gpus / request.max_gpus, "max_gpus", {"gpus": gpus, "max_gpus": request.max_gpus})
     )
     share, name, numbers = max(shares, key=lambda s: s[0])
+    pace = analysis.throughput.bottleneck if analysis.throughput is not None else None
+    if pace is not None and pace.sets_pace:
+        # a host stage slower than the GPUs (data loading, storage, copies) binds before
+        # any of the limits above: more GPUs, memory or watts would gain nothing
+        stage: dict[str, float | str] = {"stage": pace.code, "wait_pct": 100.0 * pace.share_of_step}
+        return Reason(
+            code="binding_constraint",
+            numbers={"constraint": "host_stage", "used_pct": 100.0, **stage},
+        )
     code = "binding_constraint" if share >= BINDING_SHARE else "no_constraint_binds"
     return Reason(code=code, numbers={"constraint": name, "used_pct": 100.0 * share, **numbers})
 

@@ -13,6 +13,7 @@ from core.catalog import Catalog, load_catalog
 from core.models.suggest import SuggestRequest
 from core.models.workload import Workload
 from core.prices import PartPrice, apply_prices
+from core.text.cost import reason_text
 from core.workloads import find_preset, make_workload
 
 PRICES = {
@@ -180,3 +181,27 @@ def test_circuit_wall_power_and_platform_bind_every_suggestion() -> None:
     )
     assert consumer.front and all(s.build.cpu.segment == "consumer" for s in consumer.front)
     assert any(s.build.cpu.segment != "consumer" for s in free.front)
+
+
+def test_a_build_paced_by_its_cpu_loader_names_the_loader_as_what_binds() -> None:
+    """ResNet-50 trains from JPEGs decoded by the CPU: where the loader is slower than the
+    GPUs, more GPU memory, slots or watts would gain nothing, so the reason says so (it
+    named GPU memory or the board's slots)."""
+    workload = make_workload(find_preset("resnet50-v1.5"))
+    result = suggest(workload, SuggestRequest(budget_usd=10_000), _catalog())
+    paced = 0
+    for s in result.front:
+        analysis = analyze(s.build, s.workload or workload)
+        assert analysis.throughput is not None
+        binding = [r for r in s.reasons if r.code in ("binding_constraint", "no_constraint_binds")]
+        assert len(binding) == 1
+        if analysis.throughput.bottleneck.sets_pace:
+            paced += 1
+            assert binding[0].numbers["constraint"] == "host_stage"
+            wait = 100.0 * analysis.throughput.bottleneck.share_of_step
+            assert reason_text(binding[0]) == (
+                f"limited by the CPU's data loading: the GPUs wait {wait:.0f} % of each step"
+            )
+        else:
+            assert binding[0].numbers["constraint"] != "host_stage"
+    assert paced  # the loader paces some builds of this search
