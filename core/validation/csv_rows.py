@@ -49,7 +49,12 @@ def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]
 
 def finite(text: str) -> float:
     """A finite number from a cell (``ValueError`` for text, infinity or NaN)."""
-    value = float(text)
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        shown = repr(str(text).strip())
+        shown = shown if len(shown) <= 40 else shown[:40] + "…"
+        raise ValueError(f"{shown} is not a number") from None
     if not math.isfinite(value):
         raise ValueError(f"{text.strip()!r} is not a finite number")
     return value
@@ -66,3 +71,14 @@ def gpu_count(text: str | None) -> int:
     if not (value.is_integer() and 1 <= value <= MAX_ROW_GPUS):
         raise ValueError(f"gpu_count {cell!r} is not a whole number from 1 to {MAX_ROW_GPUS:,}")
     return int(value)
+
+
+def whole(text: str, column: str) -> int:
+    """A cell holding a whole number (``ValueError`` naming the column otherwise; a cell
+    of more than 18 digits is refused before Python parses it)."""
+    cell = text.strip()
+    digits = cell.lstrip("+-")
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 18:
+        shown = repr(cell) if len(cell) <= 40 else repr(cell[:40]) + "…"
+        raise ValueError(f"{column} {shown} is not a whole number")
+    return int(cell)

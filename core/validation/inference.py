@@ -28,7 +28,7 @@ from core.errors import FileFormatError, RigForgeError
 from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.workload import KvFormat, Serving, WeightsFormat, Workload
-from core.validation.csv_rows import csv_rows, finite, gpu_count
+from core.validation.csv_rows import csv_rows, finite, gpu_count, whole
 from core.validation.report import spearman
 from core.workloads import find_preset, make_workload
 
@@ -94,6 +94,15 @@ def is_inference_file(text: str) -> bool:
     return all(name in first.split(",") for name in ("metric", "weights_format", "gen_tokens"))
 
 
+MAX_ROW_STREAMS = 4096
+"""Most concurrent streams a published serving row may name (vLLM's default
+``max_num_seqs`` is 256; the largest published batches are in the low thousands)."""
+MAX_ROW_TOKENS = 10_000_000
+"""Longest prompt or generation a row may name: the longest context any model has been
+published with (Llama 4 Scout, 10 M tokens; Meta, April 2025); the prompt pipeline's loop
+runs once per micro-batch, so a larger figure would only cost time."""
+
+
 def read_inference_rows(text: str) -> list[InferenceRow]:
     header, raws = csv_rows(text)
     missing = [c for c in HEADER if c not in header]
@@ -111,15 +120,26 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
                     split=raw["split_mode"],
                     model=raw["model"],
                     weights=raw["weights_format"],
-                    batch=int(raw["batch"] or 1),
-                    prompt=int(raw["prompt_tokens"] or 0),
-                    gen=int(raw["gen_tokens"] or 0),
+                    batch=whole(raw["batch"] or "1", "batch"),
+                    prompt=whole(raw["prompt_tokens"] or "0", "prompt_tokens"),
+                    gen=whole(raw["gen_tokens"] or "0", "gen_tokens"),
                     metric=raw["metric"],
                     measured=finite(raw["measured_tokens_s"]),
                     basis=raw["measured_basis"],
                     notes=f"{raw.get('table_section') or ''}; {raw.get('notes') or ''}",
                 )
             )
+            if rows[-1].measured <= 0:
+                raise ValueError(
+                    f"measured_tokens_s {raw['measured_tokens_s'].strip()!r} is not positive"
+                )
+            row = rows[-1]
+            if not 1 <= row.batch <= MAX_ROW_STREAMS:
+                raise ValueError(f"batch {row.batch} is not from 1 to {MAX_ROW_STREAMS:,}")
+            if not (0 <= row.prompt <= MAX_ROW_TOKENS and 0 <= row.gen <= MAX_ROW_TOKENS):
+                raise ValueError(
+                    f"prompt_tokens and gen_tokens must be from 0 to {MAX_ROW_TOKENS:,}"
+                )
         except (TypeError, ValueError, OverflowError) as error:
             raise FileFormatError(f"line {number}: {error}") from None
     return rows

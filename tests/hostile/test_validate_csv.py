@@ -68,3 +68,33 @@ def test_a_calibration_row_with_a_billion_gpus_is_refused_by_line(
     assert code == 2
     assert "line 2: gpu_count '1000000000' is not a whole number from 1 to 16,384" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        # a zero measurement divided the error by zero (a traceback)
+        ("measured_tokens_s", "0", "line 2: measured_tokens_s '0' is not positive"),
+        ("measured_tokens_s", "-5", "line 2: measured_tokens_s '-5' is not positive"),
+        ("measured_tokens_s", "abc", "line 2: 'abc' is not a number"),
+        ("batch", "0", "line 2: batch 0 is not from 1 to 4,096"),
+        ("batch", "9" * 5000, "line 2: batch '99999999"),
+        # the prompt pipeline loops once per micro-batch: 1e11 tokens would run for hours
+        (
+            "prompt_tokens",
+            "99999999999",
+            "prompt_tokens and gen_tokens must be from 0 to 10,000,000",
+        ),
+        ("gen_tokens", "-1", "prompt_tokens and gen_tokens must be from 0 to 10,000,000"),
+    ],
+)
+def test_a_serving_row_with_an_impossible_cell_is_refused_by_line(
+    column: str, value: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _with_first_row("llm_inference_calibration.csv", column, value, tmp_path)
+    with bounded():
+        code = rigforge(["validate", str(path), "--json"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
