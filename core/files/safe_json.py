@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 from typing import Any
 
 from core.errors import FileFormatError
@@ -37,8 +38,14 @@ def _reject_constant(name: str) -> Any:
     raise FileFormatError(f"the file contains {name}, which is not a number JSON allows")
 
 
-def _number(kind: type[int] | type[float]) -> Any:
+def _not_finite(_name: str) -> float:
+    return math.nan
+
+
+def _number(kind: type[int] | type[float], *, lenient: bool = False) -> Any:
     def parse(text: str) -> int | float:
+        if len(text) > MAX_NUMBER_CHARS and lenient:
+            return math.inf  # left for the value's own check to refuse, entry by entry
         if len(text) > MAX_NUMBER_CHARS:
             raise FileFormatError(
                 f"the file contains a number of {len(text):,} characters; "
@@ -110,8 +117,15 @@ def decode_text(data: bytes) -> str:
         ) from None
 
 
-def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
-    """Decode and parse ``data``; raise ``FileFormatError`` naming what is wrong."""
+def parse_json_bytes(
+    data: bytes, *, max_bytes: int = MAX_FILE_BYTES, lenient_numbers: bool = False
+) -> Any:
+    """Decode and parse ``data``; raise ``FileFormatError`` naming what is wrong.
+
+    ``lenient_numbers``: NaN, Infinity and number literals over ``MAX_NUMBER_CHARS`` are
+    read as NaN or infinity instead of refusing the whole file, for documents whose
+    entries are checked one by one (a price feed rejects such an entry, not the feed).
+    """
     if len(data) > max_bytes:
         raise FileFormatError(
             f"the file is {len(data) / 1e6:.1f} MB; RigForge opens files up to "
@@ -124,9 +138,9 @@ def parse_json_bytes(data: bytes, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
     try:
         value = json.loads(
             text,
-            parse_constant=_reject_constant,
-            parse_int=_number(int),
-            parse_float=_number(float),
+            parse_constant=_not_finite if lenient_numbers else _reject_constant,
+            parse_int=_number(int, lenient=lenient_numbers),
+            parse_float=_number(float, lenient=lenient_numbers),
             object_pairs_hook=_unique_keys,
         )
     except json.JSONDecodeError as error:

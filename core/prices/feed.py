@@ -41,7 +41,7 @@ MAX_USD = 10_000_000
 
 def parse_feed(data: bytes, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
     """Parse and validate feed bytes; raise ``FileFormatError`` if the whole feed is unusable."""
-    document = parse_json_bytes(data, max_bytes=MAX_FEED_BYTES)
+    document = parse_json_bytes(data, max_bytes=MAX_FEED_BYTES, lenient_numbers=True)
     return validate_feed(document, catalog, currencies)
 
 

@@ -66,14 +66,6 @@ def test_a_boolean_price_or_a_numeric_date_is_not_read_as_one() -> None:
         parse_feed(json.dumps(document).encode(), load_catalog(), load_currency_table())
 
 
-def test_nan_price_refuses_the_document() -> None:
-    data = (
-        b'{"format": "rigforge-price-feed", "version": 1, "prices": {"rtx-4090": {"price": NaN}}}'
-    )
-    with pytest.raises(FileFormatError, match="NaN"):
-        parse_feed(data, load_catalog(), load_currency_table())
-
-
 @pytest.mark.parametrize(
     ("data", "message"),
     [
@@ -166,3 +158,25 @@ def test_shipped_feed_schema_matches_the_model_and_the_example_is_valid() -> Non
     example = json.loads((root / "prices" / "example-feed.json").read_text())
     document = PriceFeedDocument.model_validate(example)
     assert len(document.prices) >= 5
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1" + "0" * 300])
+def test_a_number_json_cannot_hold_rejects_its_entry_not_the_feed(literal: str) -> None:
+    # Before: one NaN or 301-digit price refused the whole feed without naming the part.
+    good = json.dumps(GOOD)
+    bad = good.replace('"price": 1500', f'"price": {literal}')
+    data = (
+        '{"format": "rigforge-price-feed", "version": 1, "prices": '
+        f'{{"rtx-4090": {good}, "rtx-3090": {bad}}}}}'
+    ).encode()
+    report = parse_feed(data, load_catalog(), load_currency_table())
+    assert [p.part_id for p in report.accepted] == ["rtx-4090"]
+    assert [(r.part_id, r.code) for r in report.rejected] == [("rtx-3090", "invalid_entry")]
+    assert report.rejected[0].detail == "price: Input should be a finite number"
+
+
+def test_a_build_file_with_nan_is_still_refused_whole() -> None:
+    from core.files.safe_json import parse_json_bytes
+
+    with pytest.raises(FileFormatError, match="NaN, which is not a number JSON allows"):
+        parse_json_bytes(b'{"a": NaN}')
