@@ -105,9 +105,11 @@ def architecture_from_hf_config(cfg: dict[str, Any]) -> Architecture:
         if model_type in MULTIMODAL:
             fields, model_type = _text_config(fields, model_type)
         return _assemble(_DECODER_PARTS[model_type](fields))
-    except ValidationError as error:
+    except ValidationError:
         raise InvalidWorkload(
-            f"config.json gives a model outside what RigForge models: {validation_message(error)}"
+            "config.json gives a model too large for RigForge: its sizes (hidden_size, "
+            "intermediate_size, num_hidden_layers, vocab_size, experts) make parameter or "
+            "FLOP counts past what RigForge computes with"
         ) from None
     except OverflowError:
         raise InvalidWorkload("config.json holds sizes too large to compute with") from None
@@ -335,6 +337,11 @@ def _heads(
         raise InvalidWorkload(
             f"config.json field {f.name('num_key_value_heads')!r} must divide "
             f"num_attention_heads ({heads}), got {kv}"
+        )
+    if head_dim_default is None and "head_dim" not in f.data and heads > h:
+        raise InvalidWorkload(
+            f"config.json field {f.name('num_attention_heads')!r} ({heads:,}) is larger than "
+            f"hidden_size ({h:,}): each head would be less than one value wide"
         )
     return heads, kv, f.positive("head_dim", head_dim_default or h // heads)
 

@@ -278,6 +278,22 @@ def test_errors_name_the_field() -> None:
     assert "'model_type'" in _error(qwen | {"model_type": "qwen2_vl"})
 
 
+def test_impossible_widths_are_named_in_the_config_s_words() -> None:
+    qwen = _wrapped("qwen3-8b")["config"]
+    # Llama-style configs without head_dim: 8,192 heads over a 4,096 width (was "head_dim
+    # ... got 0", a field the file does not have)
+    llama = {k: v for k, v in qwen.items() if k != "head_dim"} | {"model_type": "llama"}
+    too_many = llama | {"num_attention_heads": 8192, "num_key_value_heads": 8192}
+    assert _error(too_many) == (
+        "config.json field 'num_attention_heads' (8,192) is larger than hidden_size "
+        f"({llama['hidden_size']:,}): each head would be less than one value wide"
+    )
+    # a 10^12 width: the message names the config's sizes, not an internal quantity
+    message = _error(qwen | {"hidden_size": 10**12})
+    assert message.startswith("config.json gives a model too large for RigForge")
+    assert "hidden_size" in message and "flops" not in message
+
+
 # -- presets ---------------------------------------------------------------------------
 
 
