@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.errors import InvalidWorkload, RigForgeError, validation_message
+from core.errors import InvalidWorkload, RigForgeError
 from core.files.safe_json import parse_json_bytes
 from core.files.safe_read import read_limited
 from core.models.workload import Architecture, OpMix
