@@ -9,7 +9,9 @@ from pydantic import Field, StringConstraints
 
 from core.models.common import Frozen, NonEmptyStr, PartId
 
-PriceOrigin = Literal["catalog", "feed", "override"]
+PriceOrigin = Literal["catalog", "feed", "override", "file"]
+"""``file``: the price a build file carries for its part (its snapshot or a custom part),
+which differs from the bundled catalog's or has no catalog entry."""
 """Where a part's price came from: the bundled snapshot, the price feed, or the user."""
 
 PositiveUsd = Annotated[float, Field(gt=0, lt=10_000_000)]

@@ -9,7 +9,12 @@ from core.models.suggest import Reason, SkipCounts, SuggestResult
 from core.prices.models import Rejection, UpdateResult
 from core.text.money import USD, Money
 
-ORIGIN_TEXT = {"catalog": "bundled catalog", "feed": "price feed", "override": "your override"}
+ORIGIN_TEXT = {
+    "catalog": "bundled catalog",
+    "feed": "price feed",
+    "override": "your override",
+    "file": "the build file",
+}
 
 REJECTION_TEXT = {
     "unknown_part": "no catalog part has this id",

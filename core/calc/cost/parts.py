@@ -24,14 +24,20 @@ def effective_price(
     comes from. A part bought used without a used price has an unknown price."""
     if used:
         current = catalog.by_id(part.id) if catalog is not None else None
-        price = (current.used_price if current is not None else None) or part.used_price
-        if price is None:
+        if current is not None and current.used_price is not None:
+            return current.used_price, "catalog"
+        if part.used_price is None:
             return Price(usd=None, kind="unknown", source=NO_USED_PRICE), "catalog"
-        return price, "catalog"
-    if catalog is not None and part.id in catalog.price_origins:
+        return part.used_price, "catalog" if catalog is None else "file"
+    if catalog is None:
+        return part.price, "catalog"
+    if part.id in catalog.price_origins:
         priced = catalog.by_id(part.id)
         if priced is not None:
             return priced.price, catalog.price_origins[part.id]
+    bundled = catalog.by_id(part.id)
+    if bundled is None or bundled.price != part.price:
+        return part.price, "file"  # the file's own snapshot or custom part
     return part.price, "catalog"
 
 

@@ -38,3 +38,20 @@ def test_feed_prices_apply_to_the_build_with_their_origin() -> None:
     assert lines["ryzen-9-7950x"].origin == "catalog"
     bare = {line.part_id: line for line in price_lines(build, CATALOG)}
     assert bare["rtx-4090"].line_usd == 2 * 1599.0  # the bundled launch price
+
+
+def test_a_file_s_own_price_is_labelled_as_the_file_s_not_the_catalog_s() -> None:
+    """A colleague's file carries its parts' prices: shown as the file's, never as "bundled
+    catalog: <their source>"."""
+    from core.text.cost import price_line_text
+
+    build = default_build(CATALOG)
+    theirs = Price(usd=1450.0, as_of=date(2026, 3, 1), kind="street", source="Their shop")
+    sent = build.model_copy(update={"gpu": build.gpu.model_copy(update={"price": theirs})})
+    lines = {line.part_id: line for line in price_lines(sent, CATALOG)}
+    assert lines["rtx-4090"].origin == "file"
+    assert lines["rtx-4090"].line_usd == 2 * 1450.0
+    assert price_line_text(lines["rtx-4090"]) == (
+        "2 × GeForce RTX 4090: $2,900 (street, 2026-03-01, the build file: Their shop)"
+    )
+    assert lines["ryzen-9-7950x"].origin == "catalog"  # same price as the bundled entry
