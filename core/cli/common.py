@@ -55,15 +55,37 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def priced_catalog(cache_dir: Path | None, overrides: Path | None) -> Catalog:
+    """The price-aware catalog; what the user should know about their overrides (a named
+    file that does not exist, each entry ignored and why) goes to standard error, so
+    ``--json`` output stays clean."""
+    import sys
+
+    from core.prices.models import Rejection
+    from core.prices.store import load_priced_catalog
+    from core.text.cost import rejection_text
+
+    rejected: list[Rejection] = []
+    catalog = load_priced_catalog(cache_dir, overrides, rejected)
+    if overrides is not None and not overrides.exists():
+        print(
+            f"rigforge: note: the price overrides file {str(overrides)!r} does not exist; "
+            "none applied",
+            file=sys.stderr,
+        )
+    for rejection in rejected:
+        print(
+            f"rigforge: note: price override ignored: {rejection_text(rejection)}", file=sys.stderr
+        )
+    return catalog
+
+
 def load_context(args: argparse.Namespace) -> Context:
     """The price-aware catalog, cloud rates and money formatter, loaded once per run."""
     from core.prices.cloud import load_cloud_rates
     from core.prices.currency import load_currency_table
-    from core.prices.store import load_priced_catalog
 
-    catalog = load_priced_catalog(
-        getattr(args, "cache_dir", None), getattr(args, "overrides", None)
-    )
+    catalog = priced_catalog(getattr(args, "cache_dir", None), getattr(args, "overrides", None))
     currency = str(getattr(args, "currency", "USD") or "USD").upper()
     try:
         money = Money(currency, load_currency_table())

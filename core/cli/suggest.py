@@ -11,6 +11,7 @@ from core.cli.common import (
     add_lora_arguments,
     add_recipe_arguments,
     preset_from_arg,
+    priced_catalog,
     recipe_from,
     with_lora,
 )
@@ -90,9 +91,7 @@ def run(args: argparse.Namespace) -> int:
         allow_used=not args.new_only,
         allow_checkpointing=not args.no_checkpointing,
     )
-    from core.prices.store import load_priced_catalog
-
-    priced = load_priced_catalog(args.cache_dir, args.overrides)
+    priced = priced_catalog(args.cache_dir, args.overrides)
     result = suggest(workload, request, priced)
     if args.json:
         data = result.model_dump(mode="json")

@@ -14,6 +14,7 @@ from pathlib import Path
 from core.catalog import Catalog, load_catalog
 from core.prices.apply import apply_prices
 from core.prices.currency import load_currency_table
+from core.prices.models import Rejection
 from core.prices.overrides import load_overrides
 from core.prices.update import cached_prices
 
@@ -32,9 +33,16 @@ def user_overrides_path() -> Path:
     return user_config_dir() / "price-overrides.json"
 
 
-def load_priced_catalog(cache_dir: Path | None = None, overrides: Path | None = None) -> Catalog:
-    """The bundled catalog with feed prices, then the user's overrides, applied."""
+def load_priced_catalog(
+    cache_dir: Path | None = None,
+    overrides: Path | None = None,
+    rejected: list[Rejection] | None = None,
+) -> Catalog:
+    """The bundled catalog with feed prices, then the user's overrides, applied;
+    ``rejected`` (when given) receives each override entry that was ignored."""
     catalog = load_catalog()
     feed = cached_prices(cache_dir or user_cache_dir())
     manual = load_overrides(overrides or user_overrides_path(), catalog, load_currency_table())
+    if rejected is not None:
+        rejected.extend(manual.rejected)
     return apply_prices(catalog, feed, manual.accepted)

@@ -52,3 +52,34 @@ def test_a_missing_overrides_file_is_created_and_read_back(
     assert written["version"] == 1
     assert written["prices"]["rtx-4090"]["price"] == 1799
     assert written["prices"]["rtx-4090"]["currency"] == "USD"
+
+
+def test_check_and_suggest_name_ignored_overrides_and_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad entries were dropped silently and a mistyped --overrides path applied nothing
+    without a word; the notes go to standard error so --json stays parseable."""
+    path = tmp_path / "overrides.json"
+    entry = {"currency": "USD", "as_of": "2026-01-01", "source": "x"}
+    path.write_text(
+        json.dumps(
+            {
+                "format": "rigforge-price-overrides",
+                "version": 1,
+                "prices": {"rtx-4090": entry | {"price": -5}, "rtx-3090": entry | {"price": 900}},
+            }
+        ),
+        "utf-8",
+    )
+    assert rigforge(["check", "--default", "--overrides", str(path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    json.loads(out)  # stdout is the JSON document alone
+    assert "rigforge: note: price override ignored: rtx-4090: the entry is invalid" in err
+    assert "rtx-3090" not in err  # the good entry applies without a note
+
+    missing = tmp_path / "typo.json"
+    rigforge(
+        ["suggest", "--workload", "resnet-50", "--budget", "4000", "--overrides", str(missing)]
+    )
+    err = capsys.readouterr().err
+    assert f"the price overrides file {str(missing)!r} does not exist; none applied" in err
