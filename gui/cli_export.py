@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from core.calc import analyze
-    from core.cli.common import load_context
+    from core.cli.common import load_context, with_recipe
     from core.files.io import open_file
     from core.workloads import find_preset, make_workload
     from gui.pdf import export_sheet, sheet_from_analyses
@@ -43,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
     context = load_context(args)
     session = open_file(args.file, context.catalog).session
     if args.workload:
-        workload, origin = make_workload(find_preset(args.workload)), "the --workload option"
+        # the common recipe for the preset's task, as check, memory and predict use
+        preset = find_preset(args.workload)
+        workload = make_workload(preset, **with_recipe(preset, None, {}))
+        origin = "the --workload option"
     elif session.workload is not None:
         workload, origin = session.workload, "the file"
     else:

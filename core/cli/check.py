@@ -19,6 +19,7 @@ from core.cli.common import (
     add_settings_arguments,
     load_context,
     settings_from,
+    with_recipe,
 )
 from core.cli.types import whole
 from core.errors import RigForgeError
@@ -73,7 +74,10 @@ def read_session(args: argparse.Namespace, context: Context) -> tuple[Session, t
         session, notices = opened.session, opened.notices
     workload: Workload | None = session.workload
     if args.workload is not None:
-        workload = make_workload(find_preset(args.workload))
+        # the common recipe for the preset's task, as memory, predict, suggest and the
+        # window start from (LoRA of an LLM: 2,048-token sequences, full checkpointing)
+        preset = find_preset(args.workload)
+        workload = make_workload(preset, **with_recipe(preset, None, {}))
     settings = settings_from(args, session.settings if not args.default else AnalysisSettings())
     return session.model_copy(update={"workload": workload, "settings": settings}), notices
 

@@ -140,3 +140,16 @@ def test_region_utilization_and_electricity_price_reach_the_checks(
     assert summary["wall_w"] == pytest.approx(1228 / 0.901, abs=1)
     assert summary["kwh_per_year"] == pytest.approx(1363 * 0.5 * 8760 / 1000, abs=1)
     assert build["cost"]["electricity_usd_per_year"] == pytest.approx(5970 * 0.30, abs=1)
+
+
+def test_check_starts_from_the_same_recipe_as_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--workload llama-3-8b`` is LoRA on 2,048-token sequences with full checkpointing
+    in memory/predict/suggest and the window; check used the preset's 8,192 tokens without
+    checkpointing (75.8 GiB, FAIL) for the same build."""
+    main(["memory", "--workload", "llama-3-8b", "--gpu", "RTX 4090", "--gpus", "2", "--json"])
+    memory = json.loads(capsys.readouterr().out)
+    main(["check", "--default", "--workload", "llama-3-8b", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    vram = next(c for c in report["builds"][0]["checks"] if c["id"] == "vram.fit")
+    assert vram["severity"] == "pass"
+    assert vram["numbers"]["total_gib"] == round(memory["total_gib"], 1)
