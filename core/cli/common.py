@@ -195,6 +195,17 @@ def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
         "master_weights": args.master_weights,
         "offload": args.offload,
     }
+    asked = getattr(args, "checkpointing", None)
+    if args.offload in ("activations", "both") and asked not in (None, "full"):
+        import sys
+
+        # docs/memory-model.md: offloaded activations are layer checkpoints
+        print(
+            f"rigforge: note: --offload {args.offload} keeps each layer's input in host RAM "
+            "and recomputes the layer in the backward, as full checkpointing does; "
+            f"--checkpointing {asked} does not apply",
+            file=sys.stderr,
+        )
     if args.optimizer_in_backward:
         fields["optimizer_in_backward"] = True
     if args.chunked_loss:

@@ -126,3 +126,16 @@ def test_text_output_never_carries_a_files_control_characters(
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert "\\x1b]0;pwned\\x07\\x1b[31mRED" in out
+
+
+def test_offloaded_activations_say_that_the_checkpointing_asked_for_does_not_apply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["predict", "--gpu", "RTX 4090", "--count", "1", "--workload", "llama-3-8b"]
+    argv += ["--task", "lora", "--offload", "activations", "--checkpointing", "none", "--json"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["breakdown"]["recompute_s"] > 0  # each layer runs again
+    assert "--checkpointing none does not apply" in err
+    main([*argv[:-2], "full", "--json"])  # full with offload: nothing to say
+    assert "does not apply" not in capsys.readouterr().err
