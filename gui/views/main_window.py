@@ -417,6 +417,7 @@ class MainWindow(QMainWindow):
             if self.autosave is not None:  # a clean exit leaves nothing to recover
                 self.autosave.stop()
                 self.autosave.discard()
+                self.autosave.release()
             event.accept()
         else:
             event.ignore()

@@ -116,7 +116,9 @@ def test_autosave_then_recover_after_crash(
     with qtbot.waitSignal(autosave.saved, timeout=5000):
         put_build(crashed, new)
     autosave.stop()
-    # a "crash": the window never closes cleanly; a new session finds the autosave
+    # a "crash": the window never closes cleanly and its process ends (its slot's lock is
+    # left stale); a new session finds the autosave
+    autosave.release()
     monkeypatch.setattr(dialogs, "ask_recover", lambda _parent, name: name == "doc.json")
     restarted = make_window(
         autosave_dir=user_dirs / "second" / "autosave",
@@ -171,3 +173,37 @@ def test_new_asks_about_changes_then_starts_from_the_defaults(
     assert window.session_view_model.session == first
     assert not window.document.dirty and window.document.path is None
     assert not window.session_view_model.undo_stack.canUndo()
+
+
+def test_a_second_window_neither_recovers_nor_deletes_the_first_s_live_autosave(
+    make_window: WindowFactory, user_dirs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two RigForge windows share the user data folder: the second offered to "recover" the
+    first's live edits, and closing it (or answering No) deleted the first's autosave."""
+    first = make_window()
+    put_build(first, edited(first.session_view_model.build))
+    assert first.autosave is not None and first.autosave.autosave_now()
+    first_file = first.autosave.file
+    assert first_file.is_file()
+
+    monkeypatch.setattr(dialogs, "ask_recover", pytest.fail)  # never asked
+    second = make_window(settings_path=user_dirs / "second" / "s.json")
+    assert second.autosave is not None
+    second.autosave.directory = first.autosave.directory
+    offer_recovery(second)
+    put_build(second, edited(second.session_view_model.build))
+    assert second.autosave.autosave_now()
+    assert second.autosave.file != first_file  # its own slot
+    monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda _parent, _name: "discard")
+    assert second.close()
+    assert first_file.is_file()  # the first window's autosave survives
+
+    # the first window's process dies: its autosave is now offered to the next window
+    first.autosave.release()
+    monkeypatch.setattr(dialogs, "ask_recover", lambda _parent, _name: True)
+    third = make_window(settings_path=user_dirs / "third" / "s.json")
+    assert third.autosave is not None
+    third.autosave.directory = first.autosave.directory
+    offer_recovery(third)
+    assert third.session_view_model.build == first.session_view_model.build
+    assert third.document.dirty
