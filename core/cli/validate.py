@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from core.calc.performance.constants import FITTED
+from core.errors import FileFormatError
 from core.text.throughput import report_lines
-from core.validation.calibration import load_rows
+from core.validation.calibration import REQUIRED_COLUMNS, load_rows
 from core.validation.report import build_report
 
 NAME = "validate"
@@ -47,15 +48,25 @@ def run(args: argparse.Namespace) -> int:
 
     if args.csv is not None:
         from core.files.safe_read import read_limited
-        from core.validation.inference import MAX_BYTES, is_inference_file
+        from core.validation.inference import MAX_BYTES, is_fit_verdict_file, is_inference_file
 
         text = read_limited(args.csv, MAX_BYTES).decode("utf-8", "replace")
         if is_inference_file(text):
             return _inference(args, text, load_catalog())
+        if is_fit_verdict_file(text):
+            return _fit_verdicts(args, text, load_catalog())
         from core.validation.modern import file_kind
 
         if file_kind(text) is not None:
             return _modern(args, text, load_catalog())
+        first = text.splitlines()[0] if text.strip() else ""
+        if not any(column in first.split(",") for column in REQUIRED_COLUMNS):
+            raise FileFormatError(
+                f"{args.csv.name}: its header fits none of the measurement files RigForge "
+                "reads (Lambda/DLE throughput, LLM serving, LLM fit verdicts, today's "
+                "training stacks, vision inference, fine-tuning memory; "
+                "resources/benchmarks/README.md describes each)"
+            )
     report = build_report(load_rows(args.csv), load_catalog(), FITTED, allow_tf32=not args.no_tf32)
     if args.json:
         print(json.dumps(_clean(report)))
@@ -93,6 +104,31 @@ def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
     print(line("all", result))
     for source, summary in result["by_source"].items():
         print("  " + line(source, summary))
+    return 0
+
+
+def _fit_verdicts(args: argparse.Namespace, text: str, catalog: Any) -> int:
+    """Published ran / out-of-memory cells of LLM serving (llm_inference_fit_published.csv)."""
+    from core.validation.inference import fit_verdict_report
+
+    result = fit_verdict_report(text, catalog)
+    if args.json:
+        print(json.dumps(_clean(result)))
+        return 0
+    print(f"{result['resolved']} of {result['rows']} ran / out-of-memory cells resolved")
+    for reason, count in result["unresolved"].items():
+        print(f"  not resolved ({count}): {reason}")
+    if result["fit_agreement"] is not None:
+        print(
+            f"fit verdicts right: {result['fit_agreement']:.1%}; cells that ran but are "
+            f"predicted not to fit: {result['ran_predicted_oom']}"
+        )
+    for cell in result["disagree"]:
+        print(
+            f"  line {cell['line']}: {cell['gpu_count']}x {cell['gpu']} {cell['model']} "
+            f"{cell['weights']} at {cell['context']:,} tokens: published {cell['published']}, "
+            f"predicted {cell['predicted']}"
+        )
     return 0
 
 

@@ -359,3 +359,85 @@ def _metric_summary(items: list[dict[str, Any]]) -> dict[str, Any]:
         "spearman_min": min(rhos) if rhos else None,
         "groups": len(rhos),
     }
+
+
+FIT_HEADER = ("engine", "gpu_model", "gpu_count", "model", "weights_format", "context_tokens")
+FIT_VERDICTS = ("ran", "oom")
+
+
+def is_fit_verdict_file(text: str) -> bool:
+    """A file of published ran / out-of-memory cells (the header of
+    ``llm_inference_fit_published.csv``)."""
+    first = text.splitlines()[0] if text else ""
+    names = first.split(",")
+    return "verdict" in names and all(name in names for name in FIT_HEADER)
+
+
+def fit_verdict_report(text: str, catalog: Catalog) -> dict[str, Any]:
+    """Whether the model's fit verdict (weights, KV cache at the cell's context and the
+    engine's buffers in the cards' memory, layer split) matches each published cell:
+    ``rows``, ``resolved``, ``fit_agreement`` (share right), ``ran_predicted_oom`` (cells
+    that ran but are called too big, the costly mistake) and the cells that disagree."""
+    header, raws = csv_rows(text)
+    missing = [c for c in (*FIT_HEADER, "verdict") if c not in header]
+    if missing:
+        raise FileFormatError(f"the CSV lacks the column(s) {', '.join(missing)}")
+    rows, agree, ran_called_oom = 0, 0, 0
+    unresolved: dict[str, int] = defaultdict(int)
+    wrong: list[dict[str, Any]] = []
+    for number, raw in raws:
+        rows += 1
+        verdict = (raw["verdict"] or "").strip().lower()
+        try:
+            if verdict not in FIT_VERDICTS:
+                raise ValueError(f"verdict {verdict[:20]!r} is not ran or oom")
+            context = whole(raw["context_tokens"], "context_tokens")
+            if not 1 <= context <= MAX_ROW_TOKENS:
+                raise ValueError(f"context_tokens must be from 1 to {MAX_ROW_TOKENS:,}")
+            query = InferenceRow(
+                source=raw.get("source") or "",
+                engine=raw["engine"],
+                gpu_model=raw["gpu_model"],
+                gpu_count=gpu_count(raw["gpu_count"]),
+                split="layer",
+                model=raw["model"],
+                weights=raw["weights_format"],
+                batch=1,
+                prompt=context,
+                gen=1,
+                metric="pp",
+                measured=1.0,
+                basis="total",
+            )
+        except ValueError as error:
+            raise FileFormatError(f"line {number}: {error}") from None
+        resolved = resolve(query, catalog)
+        if isinstance(resolved, str):
+            unresolved[resolved] += 1
+            continue
+        predicted = fits(resolved)
+        if predicted == (verdict == "ran"):
+            agree += 1
+            continue
+        ran_called_oom += verdict == "ran"
+        wrong.append(
+            {
+                "line": number,
+                "gpu": resolved.gpu.id,
+                "gpu_count": query.gpu_count,
+                "model": query.model,
+                "weights": query.weights,
+                "context": context,
+                "published": verdict,
+                "predicted": "fits" if predicted else "does not fit",
+            }
+        )
+    resolved_rows = agree + len(wrong)
+    return {
+        "rows": rows,
+        "resolved": resolved_rows,
+        "unresolved": dict(unresolved),
+        "fit_agreement": agree / resolved_rows if resolved_rows else None,
+        "ran_predicted_oom": ran_called_oom,
+        "disagree": wrong,
+    }

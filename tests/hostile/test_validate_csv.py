@@ -98,3 +98,14 @@ def test_a_serving_row_with_an_impossible_cell_is_refused_by_line(
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+def test_a_csv_of_no_known_kind_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # was "calibration CSV lacks column(s): interconnect, precision, ..." for any CSV
+    path = tmp_path / "mine.csv"
+    path.write_text("a,b,c\n1,2,3\n", "utf-8")
+    assert rigforge(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "mine.csv: its header fits none of the measurement files RigForge reads" in err
