@@ -502,6 +502,18 @@ class WorkloadEditorPanel(QWidget):
         ):
             widget.setEnabled(training)
         arch = w.architecture
+        # offloaded activations are layer checkpoints: the backward recomputes every layer
+        # whatever checkpointing says (docs/memory-model.md), so the choice does not apply
+        offloaded = training and w.offloads_activations and arch.is_transformer
+        self.checkpointing.setEnabled(training and not offloaded)
+        self.checkpointing.setToolTip(
+            plain.tip(
+                "Offloaded activations are layer checkpoints: every layer is recomputed in "
+                "the backward, as with full checkpointing"
+                if offloaded
+                else "Activation (gradient) checkpointing"
+            )
+        )
         # pipelines split transformer layers
         self.pp_degree.setEnabled(training and arch.is_transformer)
         self.pp_virtual_stages.setEnabled(training and w.pp_degree > 1)

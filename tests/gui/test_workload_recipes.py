@@ -292,3 +292,19 @@ def test_pipeline_box_is_off_for_models_without_transformer_layers(window: MainW
     assert not editor.pp_degree.isEnabled()
     _train_llama_2_7b(window)
     assert editor.pp_degree.isEnabled()
+
+
+def test_offloaded_activations_turn_the_checkpointing_choice_off_and_say_why(
+    window: MainWindow,
+) -> None:
+    """Offloaded activations are layer checkpoints (every layer recomputed): the
+    checkpointing picker does not apply then, and its tooltip says so."""
+    editor = window.workload_editor
+    _train_llama_2_7b(window)
+    assert editor.checkpointing.isEnabled()
+    _choose(editor.offload_mode, "activations")
+    assert not editor.checkpointing.isEnabled()
+    assert "every layer is recomputed" in editor.checkpointing.toolTip()
+    _choose(editor.offload_mode, "optimizer")  # the optimizer alone: the choice applies
+    assert editor.checkpointing.isEnabled()
+    assert "every layer is recomputed" not in editor.checkpointing.toolTip()
