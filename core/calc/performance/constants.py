@@ -58,6 +58,15 @@ class ThroughputConstants(Frozen):
     """Host time eager PyTorch spends dispatching one layer's kernels per training step
     (fitted; other stacks scale it, ``stacks.StackPhysics.host_factor``). It is hidden
     while the GPU is busy: ``roofline.GpuStep`` says how much is exposed."""
+    forward_host_share: Fraction = 1.0 / 3.0
+    """Share of a training step's host dispatch time that its forward takes (fitted on
+    published small-batch inference rows, ``tools/fit/fit_forward_host.py``). The
+    forward's kernels are launched module by module from Python (``nn.Module.__call__``,
+    the dispatcher); the backward's by the C++ autograd engine with no Python per
+    kernel (PyTorch docs, "Autograd mechanics"), so the forward carries more of the
+    step's host time than its third of the FLOPs. An inference pass pays this share; a
+    training step pays one whole unit (``launch_s_per_layer``, fitted on training
+    rows), so training predictions do not depend on it."""
     launch_s_per_loop_step: Annotated[float, Field(ge=0, le=1e-1)]
     """Host time per timestep of a Python-stepped recurrence per training step."""
     # --- communication ---
@@ -104,6 +113,7 @@ FITTED = ThroughputConstants(
     conv_rel=0.6702,
     eta_depthwise=0.07,
     launch_s_per_layer=0.0003,
+    forward_host_share=0.64,
     launch_s_per_loop_step=0.004772,
     eta_link=0.5468,
     allreduce_latency_s=0.01754,

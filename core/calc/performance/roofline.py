@@ -399,20 +399,25 @@ def gpu_step_time(
     )
     # the optimizer steps once per grad_accum_steps micro-batches
     optimizer_s /= profile.grad_accum_steps
-    host_s = (passes / 3.0) * (
+    # A training step's host time per layer is one unit: the forward's share, launched
+    # module by module from Python, and the backward's (C++ autograd engine), scaled by
+    # the backward's passes (LoRA's frozen base has no weight gradients: half of them).
+    host_unit = (
         profile.layers * c.launch_s_per_layer * stack.host_factor
         + profile.host_loop_steps * c.launch_s_per_loop_step
     )
+    forward_host = c.forward_host_share * host_unit
+    host_s = forward_host + max(passes - 1.0, 0.0) / 2.0 * (1.0 - c.forward_host_share) * host_unit
     recompute_s = 0.0
     if passes > 1.0 and profile.recompute == "full":
         # the backward runs the whole forward again (Chen et al. 2016, arXiv:1604.06174)
         recompute_s = (matmul_s + attention_s + recurrent_s + elementwise_s) / passes
-        host_s *= (passes + 1.0) / passes
+        host_s += forward_host
     elif passes > 1.0 and profile.recompute == "op":
         # every second matrix product and every elementwise op of the forward run again;
         # the attention kernel's output is kept (core.calc.checkpoint)
         recompute_s = (matmul_s * profile.op_recompute_matmul_share + elementwise_s) / passes
-        host_s *= (passes + 1.0) / passes
+        host_s += forward_host
     elif passes > 1.0 and profile.recompute == "selective":
         # only the attention core is recomputed (Korthikanti et al. 2022, §5)
         recompute_s = attention_s / passes
