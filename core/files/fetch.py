@@ -30,6 +30,7 @@ from urllib.parse import urljoin, urlsplit
 
 from core.errors import FetchError
 from core.files.safe_json import MAX_FILE_BYTES
+from core.files.safe_read import limit_text, size_text
 
 JSON_TYPES = ("application/json", "text/json", "text/plain", "application/octet-stream")
 CHUNK = 16 * 1024
@@ -179,7 +180,7 @@ class _Transfer:
         declared = response.headers.get("Content-Length", "").strip()
         total = int(declared) if declared.isascii() and declared.isdigit() else None
         if total is not None and total > self.limits.max_bytes:
-            raise FetchError(_too_big(self.limits.max_bytes, f"{total / 1e6:.1f} MB declared"))
+            raise FetchError(_too_big(self.limits.max_bytes, f"{size_text(total)} declared"))
         self.total = total
         decoder = _decoder(response.headers.get("Content-Encoding", ""))
         body = bytearray()
@@ -257,7 +258,7 @@ def _timed_out(timeout_s: float, received: int) -> str:
 
 
 def _too_big(limit: int, got: str) -> str:
-    return f"the download is larger than {limit / 1e6:.0f} MB ({got}); nothing was loaded"
+    return f"the download is larger than {limit_text(limit)} ({got}); nothing was loaded"
 
 
 _BROKEN_OFF = "the download from {host} broke off before the end; nothing was loaded"

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from core.errors import FileFormatError
+from core.files.safe_read import limit_text, size_text
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Largest file RigForge opens (a comparison of many builds is well under 1 MB)."""
@@ -128,8 +129,8 @@ def parse_json_bytes(
     """
     if len(data) > max_bytes:
         raise FileFormatError(
-            f"the file is {len(data) / 1e6:.1f} MB; RigForge opens files up to "
-            f"{max_bytes / 1e6:.0f} MB"
+            f"the file is {size_text(len(data))}; RigForge opens files up to "
+            f"{limit_text(max_bytes)}"
         )
     text = decode_text(data)
     _check_depth(text)

@@ -67,5 +67,20 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def limit_text(limit: int) -> str:
+    """A size limit in the unit it was set in: "5 MiB" for 5 × 2**20 bytes, "2 MB" for
+    2,000,000 (else MiB to one decimal)."""
+    if limit and limit % 2**20 == 0:
+        return f"{limit // 2**20:,} MiB"
+    if limit and limit % 10**6 == 0:
+        return f"{limit // 10**6:,} MB"
+    return size_text(limit)
+
+
+def size_text(size: int) -> str:
+    """A measured size in MiB to one decimal ("5.3 MiB")."""
+    return f"{size / 2**20:,.1f} MiB"
+
+
 def _too_big(name: str, size: int, limit: int) -> str:
-    return f"{name} is {size / 1e6:.1f} MB or more; RigForge opens files up to {limit / 1e6:.0f} MB"
+    return f"{name} is {size_text(size)} or more; RigForge opens files up to {limit_text(limit)}"

@@ -112,7 +112,7 @@ BAD_FILES = {
     "unknown part": (_doc(gpu="rtx-9999"), "'rtx-9999' is not in this catalog"),
     "deeply nested": (b"[" * 5000 + b"]" * 5000, "nested more than"),
     "binary": (bytes(range(256)) * 8, "binary"),
-    "huge": (b" " * (6 * 1024 * 1024), "MB"),
+    "huge": (b" " * (6 * 1024 * 1024), "MiB"),
     "newer": (b'{"format": "rigforge", "version": 9}', "newer RigForge"),
 }
 

@@ -27,8 +27,16 @@ def test_non_finite_numbers_rejected(constant: bytes) -> None:
 
 
 def test_too_large_rejected_before_parsing() -> None:
-    with pytest.raises(FileFormatError, match="MB"):
+    with pytest.raises(FileFormatError, match="MiB"):
         parse_json_bytes(b" " * 200, max_bytes=100)
+
+
+def test_size_messages_name_the_limit_in_its_own_unit() -> None:
+    """The 5 MiB file limit read "5 MB" beside a file size in MB (1e6 bytes)."""
+    data = b" " * (6 * 2**20)
+    with pytest.raises(FileFormatError) as raised:
+        parse_json_bytes(data, max_bytes=5 * 2**20)
+    assert str(raised.value) == "the file is 6.0 MiB; RigForge opens files up to 5 MiB"
 
 
 def test_deep_nesting_rejected() -> None:
