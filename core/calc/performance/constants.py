@@ -58,15 +58,16 @@ class ThroughputConstants(Frozen):
     """Host time eager PyTorch spends dispatching one layer's kernels per training step
     (fitted; other stacks scale it, ``stacks.StackPhysics.host_factor``). It is hidden
     while the GPU is busy: ``roofline.GpuStep`` says how much is exposed."""
-    forward_host_share: Fraction = 1.0 / 3.0
+    forward_host_share: Annotated[float, Field(gt=0, le=1)] = 1.0 / 3.0
     """Share of a training step's host dispatch time that its forward takes (fitted on
     published small-batch inference rows, ``tools/fit/fit_forward_host.py``). The
     forward's kernels are launched module by module from Python (``nn.Module.__call__``,
     the dispatcher); the backward's by the C++ autograd engine with no Python per
     kernel (PyTorch docs, "Autograd mechanics"), so the forward carries more of the
     step's host time than its third of the FLOPs. An inference pass pays this share; a
-    training step pays one whole unit (``launch_s_per_layer``, fitted on training
-    rows), so training predictions do not depend on it."""
+    full training step one whole unit (``launch_s_per_layer``, fitted on training rows,
+    so those do not depend on it); LoRA's backward, without weight gradients, half the
+    backward's rest; a recomputed forward this share again."""
     launch_s_per_loop_step: Annotated[float, Field(ge=0, le=1e-1)]
     """Host time per timestep of a Python-stepped recurrence per training step."""
     # --- communication ---

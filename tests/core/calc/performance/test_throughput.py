@@ -186,6 +186,28 @@ def test_host_dispatch_is_hidden_by_long_kernels_and_exposed_by_short_ones() -> 
     assert big.launch_s < 0.001 * big.gpu_s  # hidden behind long kernels
 
 
+@pytest.mark.parametrize(
+    ("passes", "recompute", "units"),
+    [
+        # 20 layers x 1 ms = one 20 ms unit per full training step; the forward's share
+        # 0.6 of it (Python launches), the backward the other 0.4 (C++ autograd engine)
+        (1.0, "none", 0.6),  # an inference pass: the forward alone
+        (3.0, "none", 1.0),  # a training step: 0.6 + 0.4
+        (2.0, "none", 0.8),  # LoRA, no weight gradients: 0.6 + 0.4 / 2
+        (3.0, "full", 1.6),  # the backward runs the forward again: + 0.6
+        (3.0, "op", 1.6),
+        (2.0, "full", 1.4),
+        (3.0, "selective", 1.0),  # the attention core only: no layer re-launched
+    ],
+)
+def test_host_time_splits_into_the_forward_s_share_and_the_backward_s(
+    passes: float, recompute: str, units: float
+) -> None:
+    c = UNIT.model_copy(update={"launch_s_per_layer": 1e-3, "forward_host_share": 0.6})
+    p = profile(layers=20, matmul_flops=1e9, pass_factor=passes, recompute=recompute)
+    assert gpu_step_time(p, gpu("RTX 4090"), c).host_s == pytest.approx(units * 20e-3)
+
+
 def test_fused_stacks_cut_elementwise_traffic_and_dispatch() -> None:
     from core.calc.performance.stacks import STACKS
 
