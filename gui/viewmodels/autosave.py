@@ -65,49 +65,57 @@ class AutosaveViewModel(QObject):
         self._lock: QLockFile | None = None
         self._lock_dir: Path | None = None
         self._slot: int | None = None
+        self._claim_error = ""
         self._found: int | None = None
         """The slot ``pending`` found an autosave of a session that did not end cleanly in."""
+        self._found_lock: QLockFile | None = None
+        """Held on a dead window's slot from ``pending`` until it is recovered or discarded,
+        so no other window starting meanwhile is offered the same changes."""
+
+    def _lock_file(self, slot: int) -> QLockFile:
+        lock = QLockFile(str(self.directory / f"autosave-{slot}.lock"))
+        lock.setStaleLockTime(0)  # stale only when its process has gone
+        return lock
 
     def _claim(self) -> int | None:
-        """This window's slot in ``directory`` (locked for as long as it runs)."""
-        if self._lock_dir == self.directory:
+        """This window's slot in ``directory``, locked for as long as it runs (``None``
+        when none can be had; ``_claim_error`` says why, and the next call tries again)."""
+        if self._lock_dir == self.directory and self._slot is not None:
             return self._slot
         self.release()
-        with contextlib.suppress(OSError):
+        try:
             self.directory.mkdir(parents=True, exist_ok=True)
-        self._lock_dir = self.directory
+        except OSError as error:
+            self._claim_error = f"cannot make {str(self.directory)!r}: {error.strerror or error}"
+            return None
         for slot in range(MAX_SLOTS):
-            lock = QLockFile(str(self.directory / f"autosave-{slot}.lock"))
-            lock.setStaleLockTime(0)  # stale only when its process has gone
+            lock = self._lock_file(slot)
             if lock.tryLock(0):
-                self._lock, self._slot = lock, slot
+                self._lock, self._slot, self._lock_dir = lock, slot, self.directory
                 return slot
+            if lock.error() != QLockFile.LockError.LockFailedError:
+                self._claim_error = f"cannot write a lock file in {str(self.directory)!r}"
+                return None
+        self._claim_error = f"{MAX_SLOTS} RigForge windows already autosave"
         return None
 
     def release(self) -> None:
-        """Give up this window's slot (its process is ending)."""
-        if self._lock is not None:
-            self._lock.unlock()
+        """Give up this window's slot and any slot it was offered (its process is ending)."""
+        for lock in (self._lock, self._found_lock):
+            if lock is not None:
+                lock.unlock()
         self._lock, self._lock_dir, self._slot = None, None, None
+        self._found_lock, self._found = None, None
 
-    def _held_elsewhere(self, slot: int) -> bool:
-        """Whether another running RigForge holds ``slot``."""
-        lock = QLockFile(str(self.directory / f"autosave-{slot}.lock"))
-        lock.setStaleLockTime(0)
-        if lock.tryLock(0):
-            lock.unlock()
-            return False
-        return True
+    def _files(self, slot: int) -> tuple[Path, Path]:
+        autosave, meta = _names(slot)
+        return self.directory / autosave, self.directory / meta
 
     @property
-    def file(self) -> Path:
+    def file(self) -> Path | None:
+        """This window's autosave file (``None`` while it has no slot)."""
         slot = self._claim()
-        return self.directory / _names(0 if slot is None else slot)[0]
-
-    @property
-    def meta_file(self) -> Path:
-        slot = self._claim()
-        return self.directory / _names(0 if slot is None else slot)[1]
+        return None if slot is None else self._files(slot)[0]
 
     def start(self) -> None:
         self.timer.start()
@@ -119,52 +127,58 @@ class AutosaveViewModel(QObject):
         """Write the document if it has unsaved changes; return whether a file was written."""
         if not self._document.dirty:
             return False
-        if self._claim() is None:
-            self.failed.emit(f"autosave is off: {MAX_SLOTS} RigForge windows already autosave")
+        slot = self._claim()
+        if slot is None:
+            self.failed.emit(f"autosave is off: {self._claim_error}")
             return False
+        autosave, meta_file = self._files(slot)
         path = self._document.path
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.file, dumps(self._document.to_document()))
+            atomic_write_text(autosave, dumps(self._document.to_document()))
             meta = {"path": None if path is None else str(path)}
-            atomic_write_text(self.meta_file, json.dumps(meta))
+            atomic_write_text(meta_file, json.dumps(meta))
         except (OSError, RigForgeError) as error:
             self.failed.emit(f"autosave failed: {error}")
             return False
-        self.saved.emit(self.file)
+        self.saved.emit(autosave)
         return True
 
     def pending(self) -> bool:
         """Whether an autosave from a session that did not end cleanly exists: this
-        window's own slot, or one whose RigForge is no longer running."""
+        window's own slot, or one whose RigForge is no longer running (locked for this
+        window until it is recovered or discarded)."""
         own = self._claim()
-        self._found = None
+        if self._found is not None:
+            return True
         for slot in range(MAX_SLOTS):
-            if not (self.directory / _names(slot)[0]).is_file():
+            if not self._files(slot)[0].is_file():
                 continue
-            if slot == own or not self._held_elsewhere(slot):
+            if slot == own:
                 self._found = slot
+                return True
+            probe = self._lock_file(slot)
+            if probe.tryLock(0):
+                self._found, self._found_lock = slot, probe
                 return True
         return False
 
-    def _found_files(self) -> tuple[Path, Path]:
-        slot = self._found if self._found is not None else (self._claim() or 0)
-        autosave, meta = _names(slot)
-        return self.directory / autosave, self.directory / meta
-
     def original_path(self) -> Path | None:
+        if self._found is None:
+            return None
         try:
-            meta = parse_json_bytes(read_limited(self._found_files()[1], 64 * 1024))
+            meta = parse_json_bytes(read_limited(self._files(self._found)[1], 64 * 1024))
         except RigForgeError:
             return None
         path = meta.get("path") if isinstance(meta, dict) else None
         return Path(path) if isinstance(path, str) else None
 
     def recover(self) -> str | None:
-        """Open the autosave as an unsaved document; return a message if that failed.
-        The recovered changes move to this window's own slot at once."""
+        """Open the autosave ``pending`` found as an unsaved document; return a message if
+        that failed. Changes from another slot move to this window's own at once."""
+        if self._found is None:
+            return "there is no autosave to recover"
         try:
-            data = read_limited(self._found_files()[0], MAX_FILE_BYTES)
+            data = read_limited(self._files(self._found)[0], MAX_FILE_BYTES)
         except RigForgeError as error:
             return f"cannot read the autosave: {error}"
         original = self.original_path()
@@ -172,17 +186,22 @@ class AutosaveViewModel(QObject):
         if problem is not None:
             return problem
         self._document.mark_recovered(original)
-        if self._found is not None and self._found != self._claim() and self.autosave_now():
-            self._remove(*self._found_files())
-            self._found = None
+        if self._found != self._claim() and self.autosave_now():
+            self._forget_found()
         return None
 
     def discard(self) -> None:
         """Delete this window's autosave, and the one it was offered to recover."""
-        self._remove(self.file, self.meta_file)
-        if self._found is not None:
-            self._remove(*self._found_files())
-            self._found = None
+        if self._slot is not None and self._lock_dir == self.directory:
+            self._remove(*self._files(self._slot))
+        self._forget_found()
+
+    def _forget_found(self) -> None:
+        if self._found is not None and self._found != self._slot:
+            self._remove(*self._files(self._found))
+        if self._found_lock is not None:
+            self._found_lock.unlock()
+        self._found, self._found_lock = None, None
 
     @staticmethod
     def _remove(*paths: Path) -> None:

@@ -147,6 +147,8 @@ class MainWindow(QMainWindow):
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
         self.document.path_changed.connect(self._on_document_path_changed)
+        if self.autosave is not None:
+            self.autosave.failed.connect(self._on_autosave_failed)
         analysis.analysis_changed.connect(self._on_analysis_changed)
         session.edit_rejected.connect(self._on_session_edit_rejected)
         self.parts_panel.price_entered.connect(self._on_parts_panel_price_entered)
@@ -408,6 +410,9 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes(
                 [EDITORS_WIDTH, sizes[1] + spare // 2, sizes[2] + spare - spare // 2]
             )
+
+    def _on_autosave_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message[:1].upper() + message[1:], 10000)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.file_actions.maybe_save():

@@ -207,3 +207,76 @@ def test_a_second_window_neither_recovers_nor_deletes_the_first_s_live_autosave(
     offer_recovery(third)
     assert third.session_view_model.build == first.session_view_model.build
     assert third.document.dirty
+
+
+def test_a_window_without_a_slot_autosaves_nothing_and_deletes_nothing(
+    make_window: WindowFactory, user_dirs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With every slot held, a window says autosave is off (in the status bar) and its
+    save or close leaves the other windows' autosaves alone."""
+    from gui.viewmodels import autosave as autosave_module
+
+    monkeypatch.setattr(autosave_module, "MAX_SLOTS", 1)
+    first = make_window()
+    put_build(first, edited(first.session_view_model.build))
+    assert first.autosave is not None and first.autosave.autosave_now()
+    kept = first.autosave.file
+    assert kept is not None
+
+    second = make_window(settings_path=user_dirs / "second" / "s.json")
+    assert second.autosave is not None
+    second.autosave.directory = first.autosave.directory
+    put_build(second, edited(second.session_view_model.build))
+    assert not second.autosave.autosave_now()
+    assert second.autosave.file is None
+    assert (
+        second.statusBar().currentMessage()
+        == "Autosave is off: 1 RigForge windows already autosave"
+    )
+    second.autosave.discard()
+    monkeypatch.setattr(dialogs, "ask_unsaved_changes", lambda _parent, _name: "discard")
+    assert second.close()
+    assert kept.is_file()
+
+
+def test_an_autosave_folder_that_cannot_be_made_is_named(
+    make_window: WindowFactory, user_dirs: Path
+) -> None:
+    blocker = user_dirs / "not-a-folder"
+    blocker.write_text("x")
+    window = make_window()
+    assert window.autosave is not None
+    window.autosave.directory = blocker / "autosave"
+    put_build(window, edited(window.session_view_model.build))
+    assert not window.autosave.autosave_now()
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Autosave is off: cannot make ")
+    assert "not-a-folder" in message
+    window.autosave.directory = user_dirs / "ok"  # fixed: the next try succeeds
+    assert window.autosave.autosave_now()
+
+
+def test_a_dead_window_s_autosave_is_offered_to_one_window_only(
+    make_window: WindowFactory, user_dirs: Path
+) -> None:
+    crashed = make_window()
+    put_build(crashed, edited(crashed.session_view_model.build))
+    assert crashed.autosave is not None and crashed.autosave.autosave_now()
+    folder = crashed.autosave.directory
+    dead_file = crashed.autosave.file
+
+    one = make_window(settings_path=user_dirs / "one" / "s.json")
+    assert one.autosave is not None
+    one.autosave.directory = folder
+    assert one.autosave.file != dead_file  # started while the other still ran
+    crashed.autosave.release()  # now its process ends
+    assert one.autosave.pending()  # the first to look holds it while it asks
+
+    two = make_window(settings_path=user_dirs / "two" / "s.json")
+    assert two.autosave is not None
+    two.autosave.directory = folder
+    assert not two.autosave.pending()  # not offered the same changes
+    assert one.autosave.recover() is None
+    assert one.session_view_model.build == crashed.session_view_model.build
+    assert dead_file is not None and not dead_file.is_file()  # moved to one's own slot
+    assert not two.autosave.pending()
