@@ -15,6 +15,10 @@ from core.models.workload import Workload
 
 BINDING_SHARE = 0.85
 """A limit binds when the build uses at least this share of it."""
+HOST_BINDING_WAIT = 0.10
+"""A host stage that sets the pace binds when the GPUs wait at least this share of each
+step for it; below, loader and GPUs are about matched and the build's other limits (slots,
+memory, budget) say more about what stops it from being faster."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,9 @@ def binding_reason(analysis: Analysis, request: SuggestRequest, workload: Worklo
 
     Shares: parts cost of the budget, wall power of the circuit (or the power cap), GPU
     memory of its capacity, GPUs of the board's GPU slots, GPUs of the request's maximum.
-    A host stage that sets the pace (the CPU's data loading slower than the GPUs) binds
-    first: none of those limits is what stops the build from being faster.
+    A host stage that sets the pace (the CPU's data loading slower than the GPUs, so
+    that they wait at least ``HOST_BINDING_WAIT`` of each step) binds first: none of
+    those limits is what stops the build from being faster.
     """
     shares: list[tuple[float, str, dict[str, float | str]]] = []
     total = analysis.cost.parts.total_usd
@@ -68,7 +73,7 @@ def binding_reason(analysis: Analysis, request: SuggestRequest, workload: Worklo
     )
     share, name, numbers = max(shares, key=lambda s: s[0])
     pace = analysis.throughput.bottleneck if analysis.throughput is not None else None
-    if pace is not None and pace.sets_pace:
+    if pace is not None and pace.sets_pace and pace.share_of_step >= HOST_BINDING_WAIT:
         # a host stage slower than the GPUs (data loading, storage, copies) binds before
         # any of the limits above: more GPUs, memory or watts would gain nothing
         stage: dict[str, float | str] = {"stage": pace.code, "wait_pct": 100.0 * pace.share_of_step}
