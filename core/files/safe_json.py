@@ -46,7 +46,10 @@ def _not_finite(_name: str) -> float:
 def _number(kind: type[int] | type[float], *, lenient: bool = False) -> Any:
     def parse(text: str) -> int | float:
         if len(text) > MAX_NUMBER_CHARS and lenient:
-            return math.inf  # left for the value's own check to refuse, entry by entry
+            # as a float (linear time, where int() of thousands of digits is not): a long
+            # but ordinary price stays itself, a huge one becomes infinity; the entry's
+            # own check refuses either by name
+            return float(text)
         if len(text) > MAX_NUMBER_CHARS:
             raise FileFormatError(
                 f"the file contains a number of {len(text):,} characters; "
