@@ -195,22 +195,30 @@ def recipe_from(args: argparse.Namespace) -> dict[str, Any]:
         "master_weights": args.master_weights,
         "offload": args.offload,
     }
-    asked = getattr(args, "checkpointing", None)
-    if args.offload in ("activations", "both") and asked not in (None, "full"):
-        import sys
-
-        # docs/memory-model.md: offloaded activations are layer checkpoints
-        print(
-            f"rigforge: note: --offload {args.offload} keeps each layer's input in host RAM "
-            "and recomputes the layer in the backward, as full checkpointing does; "
-            f"--checkpointing {asked} does not apply",
-            file=sys.stderr,
-        )
     if args.optimizer_in_backward:
         fields["optimizer_in_backward"] = True
     if args.chunked_loss:
         fields["chunked_loss"] = True
     return {k: v for k, v in fields.items() if v is not None}
+
+
+def note_offloaded_checkpointing(workload: Any, args: argparse.Namespace) -> None:
+    """Say on standard error that ``--checkpointing`` does not apply when activations are
+    offloaded: they are layer checkpoints, so every layer is recomputed in the backward
+    (docs/memory-model.md)."""
+    import sys
+
+    asked = getattr(args, "checkpointing", None)
+    if asked in (None, "full") or not workload.offloads_activations:
+        return
+    if not (workload.trains and workload.architecture.is_transformer):
+        return
+    print(
+        f"rigforge: note: --offload {workload.offload} keeps each layer's input in host RAM "
+        "and recomputes the layer in the backward, as full checkpointing does; "
+        f"--checkpointing {asked} does not apply",
+        file=sys.stderr,
+    )
 
 
 def lora_targets(text: str) -> tuple[str, ...]:

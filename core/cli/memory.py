@@ -15,6 +15,7 @@ from core.cli.common import (
     add_parallel_arguments,
     add_recipe_arguments,
     add_serving_arguments,
+    note_offloaded_checkpointing,
     parallel_from,
     preset_from_arg,
     recipe_from,
@@ -106,7 +107,9 @@ def _workload(args: argparse.Namespace) -> Any:
         **recipe_from(args),
     }
     preset = preset_from_arg(args.workload)
-    return with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
+    workload = with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
+    note_offloaded_checkpointing(workload, args)
+    return workload
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from core.cli.common import (
     add_parallel_arguments,
     add_recipe_arguments,
     add_serving_arguments,
+    note_offloaded_checkpointing,
     parallel_from,
     preset_from_arg,
     recipe_from,
@@ -111,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     }
     preset = preset_from_arg(args.workload)
     workload = with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
+    note_offloaded_checkpointing(workload, args)
     if is_serving(workload):
         return _serve(args, gpu, workload)
     check_gpu_count(workload, args.count)

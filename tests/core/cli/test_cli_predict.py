@@ -139,3 +139,13 @@ def test_offloaded_activations_say_that_the_checkpointing_asked_for_does_not_app
     assert "--checkpointing none does not apply" in err
     main([*argv[:-2], "full", "--json"])  # full with offload: nothing to say
     assert "does not apply" not in capsys.readouterr().err
+
+
+def test_no_offload_note_where_the_offload_itself_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["predict", "--gpu", "RTX 4090", "--count", "1", "--workload", "resnet-50"]
+    assert main([*argv, "--offload", "activations", "--checkpointing", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "modelled for training transformers only" in err
+    assert "does not apply" not in err
