@@ -43,22 +43,21 @@ def _parse(path: Path) -> object:
         ) from None
 
 
-def _overrides_document(path: Path) -> dict[str, object]:
+def _overrides_document(path: Path, *, writing: bool = False) -> dict[str, object]:
     """The file's JSON object, when it is a price-overrides file of the version this
     RigForge writes; anything else is refused, so that no other file (a build, a newer
     overrides file) is ever rewritten as one."""
+    kept = "; it was left as it is" if writing else ""
     document = _parse(path)
     if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
-        raise FileFormatError(
-            f"{path.name}: not a RigForge price-overrides file (it was left as it is)"
-        )
+        raise FileFormatError(f"{path.name}: not a RigForge price-overrides file{kept}")
     version = document.get("version")
     if type(version) is not int or version != FEED_VERSION:  # True == 1 in Python
         shown = repr(version)
         shown = shown if len(shown) <= 40 else shown[:40] + "…"
         raise FileFormatError(
             f"{path.name}: price-overrides version {shown} is not supported "
-            f"(this RigForge reads version {FEED_VERSION}; the file was left as it is)"
+            f"(this RigForge reads version {FEED_VERSION}){kept}"
         )
     return document
 
@@ -66,7 +65,7 @@ def _overrides_document(path: Path) -> dict[str, object]:
 def _read_raw(path: Path) -> dict[str, object]:
     if not path.exists():
         return {}
-    prices = _overrides_document(path).get("prices")
+    prices = _overrides_document(path, writing=True).get("prices")
     return dict(prices) if isinstance(prices, dict) else {}
 
 

@@ -26,7 +26,7 @@ def test_a_build_file_given_as_overrides_is_left_as_it_is(
     assert _set(path) != 0
     assert path.read_bytes() == before
     err = capsys.readouterr().err
-    assert "not a RigForge price-overrides file (it was left as it is)" in err
+    assert "not a RigForge price-overrides file; it was left as it is" in err
     assert "Traceback" not in err
 
 
