@@ -10,6 +10,7 @@ the limit so an oversized file is refused without loading it.
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from pathlib import Path
@@ -68,18 +69,25 @@ def _kind(mode: int) -> str:
 
 
 def limit_text(limit: int) -> str:
-    """A size limit in the unit it was set in: "5 MiB" for 5 × 2**20 bytes, "2 MB" for
-    2,000,000 (else MiB to one decimal)."""
+    """A size limit in the unit it was set in: "5 MiB" for 5 × 2**20 bytes, "64 KiB" for
+    65,536, "2 MB" for 2,000,000 (else as ``size_text``)."""
     if limit and limit % 2**20 == 0:
         return f"{limit // 2**20:,} MiB"
+    if limit and limit < 2**20 and limit % 1024 == 0:
+        return f"{limit // 1024:,} KiB"
     if limit and limit % 10**6 == 0:
         return f"{limit // 10**6:,} MB"
     return size_text(limit)
 
 
 def size_text(size: int) -> str:
-    """A measured size in MiB to one decimal ("5.3 MiB")."""
-    return f"{size / 2**20:,.1f} MiB"
+    """A measured size, rounded up so that one over a limit never reads as the limit:
+    "5.1 MiB" for 5 MiB and one byte, "65 KiB" under a MiB."""
+    if size < 1024:
+        return f"{size:,} bytes"
+    if size < 2**20:
+        return f"{math.ceil(size / 1024):,} KiB"
+    return f"{math.ceil(size * 10 / 2**20) / 10:,.1f} MiB"
 
 
 def _too_big(name: str, size: int, limit: int) -> str:

@@ -27,7 +27,7 @@ def test_non_finite_numbers_rejected(constant: bytes) -> None:
 
 
 def test_too_large_rejected_before_parsing() -> None:
-    with pytest.raises(FileFormatError, match="MiB"):
+    with pytest.raises(FileFormatError, match="the file is 200 bytes; .* up to 100 bytes"):
         parse_json_bytes(b" " * 200, max_bytes=100)
 
 
@@ -37,6 +37,12 @@ def test_size_messages_name_the_limit_in_its_own_unit() -> None:
     with pytest.raises(FileFormatError) as raised:
         parse_json_bytes(data, max_bytes=5 * 2**20)
     assert str(raised.value) == "the file is 6.0 MiB; RigForge opens files up to 5 MiB"
+    with pytest.raises(FileFormatError) as raised:
+        parse_json_bytes(b" " * (5 * 2**20 + 1), max_bytes=5 * 2**20)
+    assert str(raised.value) == "the file is 5.1 MiB; RigForge opens files up to 5 MiB"
+    with pytest.raises(FileFormatError) as raised:
+        parse_json_bytes(b" " * 70_000, max_bytes=64 * 1024)
+    assert str(raised.value) == "the file is 69 KiB; RigForge opens files up to 64 KiB"
 
 
 def test_deep_nesting_rejected() -> None:
