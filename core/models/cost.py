@@ -10,9 +10,9 @@ from pydantic import Field, StringConstraints
 from core.models.common import Frozen, NonEmptyStr, PartId
 
 PriceOrigin = Literal["catalog", "feed", "override", "file"]
-"""``file``: the price a build file carries for its part (its snapshot or a custom part),
-which differs from the bundled catalog's or has no catalog entry."""
-"""Where a part's price came from: the bundled snapshot, the price feed, or the user."""
+"""Where a part's price came from: the bundled catalog, the price feed, the user's
+override, or the build file (the price its snapshot or custom part carries, when that
+differs from the bundled catalog's or the part has no catalog entry)."""
 
 PositiveUsd = Annotated[float, Field(gt=0, lt=10_000_000)]
 CurrencyCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from core.errors import FileFormatError
 
 MAX_FIELD_CHARS = 100_000
+"""Longest cell read (the csv module's own limit is 131,072; a longer cell is refused)."""
 MAX_ROW_GPUS = 16_384
 """Most GPUs a published row may name: the largest training clusters published run
 16,384 GPUs (Meta, "The Llama 3 Herd of Models", 2024, sec. 3.3); a larger count is a
 typo or a hostile file, and predicting it would take time in proportion."""
-"""Longest cell read (the csv module's own limit is 131,072; a longer cell is refused)."""
 
 
 def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
