@@ -27,7 +27,7 @@ def test_non_finite_numbers_rejected(constant: bytes) -> None:
 
 
 def test_too_large_rejected_before_parsing() -> None:
-    with pytest.raises(FileFormatError, match="the file is 200 bytes; .* up to 100 bytes"):
+    with pytest.raises(FileFormatError, match=r"the file is 200 bytes; .* up to 100 bytes"):
         parse_json_bytes(b" " * 200, max_bytes=100)
 
 
