@@ -75,17 +75,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _printed_json(args: argparse.Namespace, result: dict[str, Any]) -> bool:
+    """Print ``result`` as JSON when ``--json`` asks for it."""
+    if args.json:
+        print(json.dumps(_clean(result)))
+    return bool(args.json)
+
+
+def _print_head(result: dict[str, Any], head: str) -> None:
+    """The first lines of a text report: ``head`` filled with the resolved and total rows,
+    then each reason rows were not resolved."""
+    print(head.format(result["resolved"], result["rows"]))
+    for reason, count in result["unresolved"].items():
+        print(f"  not resolved ({count}): {reason}")
+
+
 def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
     """Training, vision-inference or fine-tuning memory rows of today's stacks."""
     from core.validation.modern import report
 
     result = report(text, catalog)
-    if args.json:
-        print(json.dumps(_clean(result)))
+    if _printed_json(args, result):
         return 0
-    print(f"{result['kind'].replace('_', ' ')}: {result['resolved']} of {result['rows']} rows")
-    for reason, count in result["unresolved"].items():
-        print(f"  not resolved ({count}): {reason}")
+    _print_head(result, f"{result['kind'].replace('_', ' ')}: {{}} of {{}} rows")
 
     def line(name: str, summary: dict[str, Any]) -> str:
         parts = [f"{summary['resolved']} of {summary['rows']} rows resolved"]
@@ -112,12 +124,9 @@ def _fit_verdicts(args: argparse.Namespace, text: str, catalog: Any) -> int:
     from core.validation.inference import fit_verdict_report
 
     result = fit_verdict_report(text, catalog)
-    if args.json:
-        print(json.dumps(_clean(result)))
+    if _printed_json(args, result):
         return 0
-    print(f"{result['resolved']} of {result['rows']} ran / out-of-memory cells resolved")
-    for reason, count in result["unresolved"].items():
-        print(f"  not resolved ({count}): {reason}")
+    _print_head(result, "{} of {} ran / out-of-memory cells resolved")
     if result["fit_agreement"] is not None:
         print(
             f"fit verdicts right: {result['fit_agreement']:.1%}; cells that ran but are "
@@ -137,12 +146,9 @@ def _inference(args: argparse.Namespace, text: str, catalog: Any) -> int:
     from core.validation.inference import read_inference_rows, report
 
     result = report(read_inference_rows(text), catalog)
-    if args.json:
-        print(json.dumps(_clean(result)))
+    if _printed_json(args, result):
         return 0
-    print(f"{result['resolved']} of {result['rows']} rows resolved")
-    for reason, count in result["unresolved"].items():
-        print(f"  not resolved ({count}): {reason}")
+    _print_head(result, "{} of {} rows resolved")
     for metric, summary in result["by_metric"].items():
         if not summary["rows"]:
             continue

@@ -45,19 +45,24 @@ def parse_feed(data: bytes, catalog: Catalog, currencies: CurrencyTable) -> Feed
     return validate_feed(document, catalog, currencies)
 
 
+def check_version(version: Any, what: str, after: str = "") -> None:
+    """Refuse a ``version`` other than ``FEED_VERSION`` (``True`` is not 1 here), naming
+    ``what`` carries it; ``after`` ends the message."""
+    if type(version) is not int or version != FEED_VERSION:
+        shown = repr(version)
+        shown = shown if len(shown) <= 40 else shown[:40] + "…"
+        raise FileFormatError(
+            f"{what} version {shown} is not supported "
+            f"(this RigForge reads version {FEED_VERSION}){after}"
+        )
+
+
 def validate_feed(document: Any, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
     if not isinstance(document, dict):
         raise FileFormatError("the price feed is not a JSON object")
     if document.get("format") != FEED_FORMAT:
         raise FileFormatError(f"not a price feed: 'format' must be {FEED_FORMAT!r}")
-    version = document.get("version")
-    if type(version) is not int or version != FEED_VERSION:  # True == 1 in Python
-        shown = repr(version)
-        shown = shown if len(shown) <= 40 else shown[:40] + "…"
-        raise FileFormatError(
-            f"price feed version {shown} is not supported "
-            f"(this RigForge reads version {FEED_VERSION})"
-        )
+    check_version(document.get("version"), "price feed")
     prices = document.get("prices")
     if not isinstance(prices, dict):
         raise FileFormatError("the price feed has no 'prices' object (part id → price)")

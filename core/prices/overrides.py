@@ -16,7 +16,7 @@ from core.files.atomic import atomic_write_text
 from core.files.safe_json import parse_json_bytes
 from core.files.safe_read import read_limited
 from core.models.cost import CurrencyTable
-from core.prices.feed import MAX_FEED_BYTES, validate_feed
+from core.prices.feed import MAX_FEED_BYTES, check_version, validate_feed
 from core.prices.models import FEED_FORMAT, FEED_VERSION, FeedEntry, FeedReport
 
 OVERRIDES_FORMAT = "rigforge-price-overrides"
@@ -51,14 +51,7 @@ def _overrides_document(path: Path, *, writing: bool = False) -> dict[str, objec
     document = _parse(path)
     if not isinstance(document, dict) or document.get("format") != OVERRIDES_FORMAT:
         raise FileFormatError(f"{path.name}: not a RigForge price-overrides file{kept}")
-    version = document.get("version")
-    if type(version) is not int or version != FEED_VERSION:  # True == 1 in Python
-        shown = repr(version)
-        shown = shown if len(shown) <= 40 else shown[:40] + "…"
-        raise FileFormatError(
-            f"{path.name}: price-overrides version {shown} is not supported "
-            f"(this RigForge reads version {FEED_VERSION}){kept}"
-        )
+    check_version(document.get("version"), f"{path.name}: price-overrides", kept)
     return document
 
 
