@@ -49,6 +49,10 @@ PARAMS: tuple[tuple[str, float, float], ...] = (
     ("launch_s_per_loop_step", 1e-5, 1e-1),
     ("eta_link", 0.2, 1.0),
     ("allreduce_latency_s", 1e-6, 5e-2),
+    # Little's law: 16-byte vector loads (4 fp32 elements) per thread, tens of warps per
+    # SM, a few hundred ns of DRAM latency: tens of GB/s per SM
+    ("per_sm_gb_s", 2.0, 80.0),
+    ("nchw_transpose_passes", 0.01, 20.0),
 )
 
 

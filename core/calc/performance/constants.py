@@ -31,6 +31,19 @@ class ThroughputConstants(Frozen):
     """Recurrent-cell matmuls relative to large matmuls (small per-timestep GEMMs)."""
     eta_memory: Fraction
     """Fraction of peak DRAM bandwidth reached by elementwise and weight streaming."""
+    per_sm_gb_s: Annotated[float, Field(ge=0, le=1000)] = 0.0
+    """DRAM bandwidth one streaming multiprocessor sustains on elementwise kernels of
+    4-byte values, GB/s (fitted; 0: no bound). By Little's law a kernel streams at most
+    the bytes its SMs have in flight over the memory latency. PyTorch's elementwise
+    kernels load at most 4 values per thread and vector (``can_vectorize_up_to`` in
+    aten/src/ATen/native/cuda/MemoryAccess.cuh, PyTorch 1.x), so a kernel over 16-bit
+    values has half the bytes in flight of one over fp32 values and half this bound. It
+    binds on cards with few SMs for their bandwidth at 16 bits (A100, H100: 14-20 GB/s
+    per SM at ``eta_memory``), not on GeForce cards (6-11 GB/s per SM): fitted with it,
+    the Lambda/DeepLearningExamples rows also give the NCHW transposes
+    (``nchw_transpose_passes``) a size that timm's measured twins confirm. The serving
+    model bounds its weight-streaming kernels alike
+    (``core.calc.inference.constants.EngineConstants.per_sm_gb_s``)."""
     elementwise_bytes_per_activation: Annotated[float, Field(gt=0, le=100)]
     """Activation-element passes over DRAM per training step (forward + backward), x bytes."""
     elementwise_alu_flops: Annotated[float, Field(ge=0, le=1000)] = 0.0
@@ -87,39 +100,44 @@ class ThroughputConstants(Frozen):
     eta_pcie_h2d: Fraction = 0.88
     """Source: stas00/ml-engineering network/README.md nvbandwidth, 8x H200 on PCIe 5.0 x16,
     host->device 55.43 GB/s = 88% of the 63 GB/s per-direction spec."""
-    nchw_transpose_passes: Annotated[float, Field(ge=0, le=20)] = 6.0
+    nchw_transpose_passes: Annotated[float, Field(ge=0, le=20)] = 4.393
     """DRAM passes x 2 bytes per convolution input/output value per training step that an
     NCHW run spends transposing to and from the NHWC layout of cuDNN's 16-bit tensor-core
-    convolutions. Source: timm's NCHW/NHWC twins on one RTX 3090 (PyTorch 1.12, AMP, same
+    convolutions (MosaicML Composer "Channels Last" method card). Fitted on the
+    Lambda/DLE rows together with ``per_sm_gb_s`` (without that bound the fit took it to
+    zero). Checked against timm's NCHW/NHWC twins on one RTX 3090 (PyTorch 1.12, AMP, same
     model, batch and software; huggingface/pytorch-image-models results
     benchmark-train-amp-{nchw,nhwc}-pt112-cu113-rtx3090.csv): ResNet-50 826.06 vs 1,218.01
     images/s at batch 512 and VGG16 465.36 vs 546.06 at batch 384 are 0.1995 and 0.1219 s
     more per NCHW step, 6.70 and 5.25 passes over their 21,776,384 and 22,629,376
-    convolution values per image at 80 % of the 936 GB/s; the mean, 6.0, is kept. Not
-    fitted: on the Lambda/DLE rows (24 of them channels-last) the fit takes it to zero."""
+    convolution values per image at 80 % of the 936 GB/s: the fitted value is 0.66 and
+    0.84 of theirs (the model's NCHW/NHWC ratios there: 0.81 and 0.90, measured 0.68 and
+    0.85)."""
 
 
 FITTED = ThroughputConstants(
-    eta_tensor_volta_turing=0.4876,
-    eta_tensor_ampere_ada=0.5106,
-    eta_tensor_hopper_blackwell=0.4629,
-    eta_simt_fp32=0.8148,
+    eta_tensor_volta_turing=0.4864,
+    eta_tensor_ampere_ada=0.5172,
+    eta_tensor_hopper_blackwell=0.4954,
+    eta_simt_fp32=0.8207,
     attention_rel=1.0,
     recurrent_rel=1.0,
-    amp_activation_bytes=2.0,
-    elementwise_bytes_per_activation=4.921,
-    elementwise_alu_flops=22.32,
-    gemm_half_width=711.2,
+    amp_activation_bytes=2,
+    elementwise_bytes_per_activation=5.041,
+    elementwise_alu_flops=21.98,
+    gemm_half_width=707.4,
     score_bytes=0.1,
-    conv_rel=0.6702,
+    conv_rel=0.6437,
     eta_depthwise=0.07,
     launch_s_per_layer=0.0003,
     forward_host_share=0.64,
-    launch_s_per_loop_step=0.004772,
-    eta_link=0.5468,
-    allreduce_latency_s=0.01754,
+    launch_s_per_loop_step=0.004775,
+    eta_link=0.5442,
+    allreduce_latency_s=0.01765,
     eta_memory=0.8,
     host_staging_factor=0.5,
     overlap_fraction=0.4741,
+    per_sm_gb_s=35.18,
+    nchw_transpose_passes=4.393,
 )
 """Output of tools/fit/fit_throughput.py on the bundled calibration set (1,673 rows)."""

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from core.calc.performance.constants import ThroughputConstants
 from core.calc.performance.stacks import STACKS
+from core.calc.sms import sm_count
 from core.models.parts import GPU
 from core.models.throughput import ComputePrecision, PrecisionNote, WorkProfile
 
@@ -283,6 +284,13 @@ def gpu_step_time(
     passes = profile.pass_factor
     peak = max(mode.peak_flops * clock_factor, 1.0)
     bw = gpu.memory_bandwidth_gb_s * 1e9 * c.eta_memory
+    sms = sm_count(gpu) if c.per_sm_gb_s else None
+
+    def elementwise_bw(element_bytes: float) -> float:
+        if not sms:
+            return bw
+        return min(bw, c.per_sm_gb_s * 1e9 * sms * element_bytes / 4.0)
+
     stack = STACKS[profile.stack]
     base_eta = tensor_efficiency(gpu, mode, c)
     eta = min(base_eta * stack.tensor_factor, max(base_eta, TENSOR_CEILING))
@@ -359,7 +367,7 @@ def gpu_step_time(
         * c.elementwise_bytes_per_activation
         * stack.elementwise_factor
         * act_bytes
-        / bw
+        / elementwise_bw(act_bytes)
     )
     if (
         c.nchw_transpose_passes > 0
@@ -373,7 +381,12 @@ def gpu_step_time(
         # transposed before each and back after it, forward and backward (MosaicML
         # Composer "Channels Last" method card, with NVIDIA's diagram).
         elementwise_s += (
-            (passes / 3.0) * batch * profile.conv_io_elements * c.nchw_transpose_passes * 2.0 / bw
+            (passes / 3.0)
+            * batch
+            * profile.conv_io_elements
+            * c.nchw_transpose_passes
+            * 2.0
+            / elementwise_bw(2.0)
         )
     if c.elementwise_alu_flops > 0 and gpu.fp32_tflops:
         # PyTorch's elementwise kernels compute in fp32 whatever the storage type

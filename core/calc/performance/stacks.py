@@ -94,7 +94,7 @@ STACKS: dict[Stack, StackPhysics] = {
         ),
     ),
     "pytorch-compile": StackPhysics(
-        elementwise_factor=0.445,
+        elementwise_factor=0.434,
         tensor_factor=1.6,
         flash_attention=True,
         host_factor=0.15,
@@ -107,15 +107,15 @@ STACKS: dict[Stack, StackPhysics] = {
     ),
     "transformer-engine": StackPhysics(
         elementwise_factor=0.02,
-        tensor_factor=1.106,
+        tensor_factor=1.041,
         flash_attention=True,
         host_factor=0.1,
         fused_optimizer=True,
         tp_comm_overlap=True,
         basis=(
             "fitted on 31 published NeMo / Megatron rows (H100), each run with its tensor- "
-            "and pipeline-parallel layout: median error 11.5 %, leaving one publisher out "
-            "7.9-16.7 % (context parallelism is run as data parallelism)"
+            "and pipeline-parallel layout: median error 11.8 %, leaving one publisher out "
+            "7.2-19.7 % (context parallelism is run as data parallelism)"
         ),
     ),
     "unsloth": StackPhysics(

@@ -502,15 +502,17 @@ def test_nchw_convolutions_pay_their_transposes_at_16_bit_only() -> None:
     assert gpu_step_time(tf32, a100, c).elementwise_s == 0.0
 
 
-def test_transpose_passes_are_the_timm_twins_measurement() -> None:
+def test_fitted_transpose_passes_agree_with_the_timm_twins() -> None:
     """timm benchmark-train-amp-{nchw,nhwc}-pt112-cu113-rtx3090.csv: ResNet-50 826.06 vs
     1,218.01 images/s (batch 512), VGG16 465.36 vs 546.06 (batch 384). The extra seconds
-    per NCHW step move 2 B per pass over each convolution value at 80 % of 936.2 GB/s."""
+    per NCHW step move 2 B per pass over each convolution value at 80 % of 936.2 GB/s:
+    6.70 and 5.25 passes. The constant is fitted on other publishers' rows; it must find
+    a transpose cost of that size (not zero, not more than the twins show)."""
     bw = 0.8 * 936.2e9
     rn50 = (512 / 826.06 - 512 / 1218.01) * bw / (21_776_384 * 512 * 2)
     vgg = (384 / 465.36 - 384 / 546.06) * bw / (22_629_376 * 384 * 2)
     assert rn50 == pytest.approx(6.70, abs=0.01) and vgg == pytest.approx(5.25, abs=0.01)
-    assert FITTED.nchw_transpose_passes == pytest.approx((rn50 + vgg) / 2, abs=0.03)
+    assert 0.5 * vgg < FITTED.nchw_transpose_passes < rn50
 
 
 def test_stacks_choose_the_memory_format() -> None:
@@ -568,4 +570,35 @@ def test_transformer_only_stacks_run_a_convnet_as_pytorch() -> None:
     bert = make_workload(find_preset("BERT-large"), precision="fp16")
     assert effective_stack(bert.model_copy(update={"stack": "transformer-engine"})) == (
         "transformer-engine"
+    )
+
+
+def test_sixteen_bit_elementwise_kernels_are_bound_by_bytes_in_flight_per_sm() -> None:
+    """10 GB/s per SM at 4-byte values. The A100 SXM4 80GB has 108 SMs (19.5 TFLOPS FP32
+    / (2 x 64 lanes x 1,410 MHz)): 16-bit elementwise kernels reach at most 10 x 108 x
+    2 / 4 = 540 GB/s, below its 2,039 GB/s x 0.5; 32-bit ones 1,080 GB/s, above it, so
+    the DRAM bound holds there. 1e9 activation values x 4 passes x 2 B = 8 GB per step."""
+    a100 = gpu("A100 SXM4 80GB")
+    bound = UNIT.model_copy(update={"per_sm_gb_s": 10.0})
+    p = profile(activation_elements=1e9, batch_per_gpu=1, requested_precision="fp16")
+    sms = 19.5e12 / (2 * 64 * 1410e6)
+    assert gpu_step_time(p, a100, bound).elementwise_s == pytest.approx(8e9 / (10e9 * sms * 2 / 4))
+    assert gpu_step_time(p, a100, UNIT).elementwise_s == pytest.approx(8e9 / (2039e9 * 0.5))
+    fp32 = p.model_copy(update={"requested_precision": "fp32"})
+    assert gpu_step_time(fp32, a100, bound).elementwise_s == pytest.approx(16e9 / (2039e9 * 0.5))
+
+
+def test_bytes_in_flight_leave_a_geforce_card_at_its_dram_bound() -> None:
+    """The fitted bound binds where a card has few SMs for its bandwidth: the RTX 4090
+    (128 SMs, 1,008 GB/s) needs 6.3 GB/s per SM at 80 % of its peak, the H100 SXM5
+    (132 SMs, 3,350 GB/s) 20.3, above half the fitted 4-byte figure."""
+    p = profile(activation_elements=1e9, batch_per_gpu=1, requested_precision="fp16")
+    free = FITTED.model_copy(update={"per_sm_gb_s": 0.0})
+    rtx = gpu("RTX 4090")
+    assert gpu_step_time(p, rtx, FITTED).elementwise_s == pytest.approx(
+        gpu_step_time(p, rtx, free).elementwise_s
+    )
+    h100 = gpu("H100 SXM5 80GB")
+    assert gpu_step_time(p, h100, FITTED).elementwise_s > 1.1 * (
+        gpu_step_time(p, h100, free).elementwise_s
     )
