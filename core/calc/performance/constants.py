@@ -41,7 +41,7 @@ class ThroughputConstants(Frozen):
     binds on cards with few SMs for their bandwidth at 16 bits (A100, H100: 14-20 GB/s
     per SM at ``eta_memory``), not on GeForce cards (6-11 GB/s per SM): fitted with it,
     the Lambda/DeepLearningExamples rows also give the NCHW transposes
-    (``nchw_transpose_passes``) a size that timm's measured twins confirm. The serving
+    (``nchw_transpose_passes``) a size near what timm's measured twins give. The serving
     model bounds its weight-streaming kernels alike
     (``core.calc.inference.constants.EngineConstants.per_sm_gb_s``)."""
     elementwise_bytes_per_activation: Annotated[float, Field(gt=0, le=100)]
@@ -122,7 +122,7 @@ FITTED = ThroughputConstants(
     eta_simt_fp32=0.8207,
     attention_rel=1.0,
     recurrent_rel=1.0,
-    amp_activation_bytes=2,
+    amp_activation_bytes=2.0,
     elementwise_bytes_per_activation=5.041,
     elementwise_alu_flops=21.98,
     gemm_half_width=707.4,
