@@ -85,6 +85,10 @@ class WorkProfile(Frozen):
     """Under 16-bit mixed precision, every activation is 16-bit (model cast to half, apex
     AMP O2); the default (PyTorch autocast, apex O1) keeps softmax, normalization and
     loss in fp32, so an activation averages more than 2 bytes."""
+    older_kernels: bool = False
+    """The run used an NGC PyTorch container released before 2022, whose kernels run at
+    ``ThroughputConstants.older_kernels_speed`` of today's (set only for calibration
+    rows whose source names such a container)."""
     batch_per_gpu: Annotated[int, Field(ge=1)] = 1
     optimizer_bytes_per_param: NonNeg = 16.0
     """Bytes read and written per trainable parameter by the optimizer step."""

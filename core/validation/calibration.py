@@ -200,6 +200,26 @@ def _ran_channels_last(row: CalibrationRow) -> bool:
     return False
 
 
+_CONTAINER = re.compile(r"container [A-Za-z]+[-: ](\d\d)\.(\d\d)")
+"""A DeepLearningExamples row's NGC container, as its notes give it (``container
+pytorch-20.06-py3``, ``container mxnet-22.10-py3``, ``container pytorch:21.11-py3``)."""
+
+
+def _ran_older_kernels(row: CalibrationRow) -> bool:
+    """Whether the row ran in an NGC container released before 2022 (its cuDNN and cuBLAS
+    kernels run at ``ThroughputConstants.older_kernels_speed``).
+
+    Lambda's first summary table (pytorch/results without ``_v1``) ran NGC 20.01 to
+    21.07 (its README from aca8d370 to fa013b8e); its ``_v1`` and ``results_v2`` tables
+    ran 22.09 and 24.10. A DLE row's notes name its container; an unnamed one counts as
+    current.
+    """
+    if row.source_repo == "lambdal/deeplearning-benchmark":
+        return "Lambda v0 summary table" in row.notes
+    match = _CONTAINER.search(row.notes)
+    return match is not None and int(match.group(1)) < 22
+
+
 def row_preset(row: CalibrationRow) -> tuple[WorkloadPreset, dict[str, str]]:
     """The workload preset a row ran and the run settings its source used.
 
@@ -240,6 +260,8 @@ def resolve(row: CalibrationRow, catalog: Catalog) -> ResolvedRow | str:
         profile = profile.model_copy(update={"half_activations": True})
     if _ran_channels_last(row):
         profile = profile.model_copy(update={"channels_last": True})
+    if _ran_older_kernels(row):
+        profile = profile.model_copy(update={"older_kernels": True})
     interconnect = _INTERCONNECT.get(row.interconnect.lower(), "auto")
     if row.source_repo in _P2P_DISABLED_SOURCES:
         interconnect = "host"

@@ -150,3 +150,53 @@ def test_each_source_runs_convnets_in_the_layout_it_used() -> None:
     assert seen[("TensorFlow", "Res", "fp16-amp")] == {False}
     assert seen[("pytorch", "Res", "fp16-amp")] == {False}  # Lambda's summary tables
     assert seen[("pytorch", "SSD", "fp16-amp")] == {False}
+
+
+def test_rows_from_containers_before_2022_run_the_older_kernels() -> None:
+    """Lambda's first table ran NGC 20.01-21.07, its v1/v2 tables 22.09/24.10; DLE rows
+    name their container in the notes (20.06, 21.03, 21.11 older; 22.10 current)."""
+    catalog = load_catalog()
+    from core.validation.calibration import resolve
+
+    seen: dict[str, set[bool]] = {}
+    for row in load_rows():
+        resolved = resolve(row, catalog)
+        assert not isinstance(resolved, str)
+        if row.source_repo.startswith("lambdal/"):
+            key = row.notes.split(";")[2].split("summary")[0].strip()
+        else:
+            found = [p for p in row.notes.split(";") if p.strip().startswith("container")]
+            key = found[0].strip() if found else "unnamed"
+        seen.setdefault(key, set()).add(resolved.profile.older_kernels)
+    assert seen["Lambda v0"] == {True}
+    assert seen["Lambda v1"] == {False}
+    assert seen["Lambda v2"] == {False}
+    assert seen["container pytorch-20.06-py3"] == {True}
+    assert seen["container pytorch-21.03 (per README)"] == {True}
+    assert seen["container pytorch:21.11-py3"] == {True}
+    assert seen["container mxnet-20.12-py3"] == {True}
+    assert seen["container pytorch-22.10-py3"] == {False}
+    assert seen["container mxnet-22.10-py3"] == {False}
+    assert {True} not in [v for k, v in seen.items() if "unspecified" in k]
+
+
+def test_older_kernel_speed_is_the_median_of_lambdas_paired_one_gpu_runs() -> None:
+    """Lambda measured the same GPU, model, precision and batch in both container
+    generations; the constant is the median older/newer throughput over the one-GPU pairs
+    (two pairs worked by hand: RTX 3090 ResNet-50 AMP at batch 448, 801 vs 905 images/s;
+    RTX A6000 ResNet-50 FP32 at 496, 437 vs 514)."""
+    runs: dict[tuple[str, str, str, str, int | None], dict[bool, float]] = {}
+    for row in load_rows():
+        if row.source_repo != "lambdal/deeplearning-benchmark" or row.gpu_count != 1:
+            continue
+        if "Lambda v2" in row.notes or row.flagged:
+            continue
+        key = (row.gpu_model, row.model, row.precision, row.note("family") or "", row.batch)
+        runs.setdefault(key, {})["Lambda v0" in row.notes] = row.throughput
+    pairs = sorted(d[True] / d[False] for d in runs.values() if len(d) == 2)
+    assert len(pairs) == 41
+    assert any(abs(p - 801 / 905) < 1e-9 for p in pairs)
+    assert any(abs(p - 437 / 514) < 1e-9 for p in pairs)
+    mid = len(pairs) // 2
+    median = pairs[mid] if len(pairs) % 2 else (pairs[mid - 1] + pairs[mid]) / 2
+    assert FITTED.older_kernels_speed == pytest.approx(median, abs=1e-4)

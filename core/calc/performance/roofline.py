@@ -412,6 +412,15 @@ def gpu_step_time(
     )
     # the optimizer steps once per grad_accum_steps micro-batches
     optimizer_s /= profile.grad_accum_steps
+    if profile.older_kernels:
+        # the same kernels from an older cuDNN/cuBLAS release (NGC containers before
+        # 2022): every device kernel runs slower by one measured factor
+        slow = 1.0 / c.older_kernels_speed
+        matmul_s *= slow
+        attention_s *= slow
+        recurrent_s *= slow
+        elementwise_s *= slow
+        optimizer_s *= slow
     # A training step's host time per layer is one unit: the forward's share, launched
     # module by module from Python, and the backward's (C++ autograd engine), scaled by
     # the backward's passes (LoRA's frozen base has no weight gradients: half of them).

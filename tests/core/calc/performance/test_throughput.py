@@ -105,6 +105,27 @@ def test_optimizer_step_reads_all_trainable_params() -> None:
     assert step.optimizer_s == pytest.approx(28e9 / (3350e9 * 0.5))
 
 
+def test_older_container_kernels_slow_every_device_kernel_not_the_host() -> None:
+    # matmul 6/156 s (as above), elementwise 1.6e8 B / (2039e9 x 0.5) s; at half speed
+    # both double. The host's dispatch time is the same Python in either container.
+    c = UNIT.model_copy(update={"older_kernels_speed": 0.5, "launch_s_per_layer": 1e-3})
+    kw: dict[str, object] = {
+        "matmul_flops": 1e12,
+        "activation_elements": 1e8,
+        "batch_per_gpu": 2,
+        "requested_precision": "fp32",
+        "layers": 10,
+    }
+    now = gpu_step_time(profile(**kw), gpu("A100 SXM4 80GB"), c, allow_tf32=False)
+    old = gpu_step_time(
+        profile(**kw, older_kernels=True), gpu("A100 SXM4 80GB"), c, allow_tf32=False
+    )
+    assert now.matmul_s == pytest.approx(6e12 / (19.5e12 * 0.5))
+    assert old.matmul_s == pytest.approx(2 * 6e12 / (19.5e12 * 0.5))
+    assert old.elementwise_s == pytest.approx(2 * now.elementwise_s)
+    assert old.host_s == now.host_s > 0
+
+
 @pytest.mark.parametrize("workload_bw", [(300.0, 600.0), (600.0, 2000.0)])
 def test_more_memory_bandwidth_is_never_slower(workload_bw: tuple[float, float]) -> None:
     slow_bw, fast_bw = workload_bw
