@@ -210,8 +210,11 @@ def _ran_older_kernels(row: CalibrationRow) -> bool:
     kernels run at ``ThroughputConstants.older_kernels_speed``).
 
     Lambda's first summary table (pytorch/results without ``_v1``) ran NGC 20.01 to
-    21.07 (its README from aca8d370 to fa013b8e); its ``_v1`` and ``results_v2`` tables
-    ran 22.09 and 24.10. A DLE row's notes name its container; an unnamed one counts as
+    21.07 (its README from aca8d370 to fa013b8e; PyTorch 1.4, 1.7 and 1.9 in the logs);
+    its ``_v1`` and ``results_v2`` tables ran 22.09 and later (PyTorch 1.13, 2.1 and
+    2.3 nv24.03 in the logs). A DLE row's notes name its container, whatever the
+    framework (PyTorch, TensorFlow, MXNet: the same release ships the same cuDNN and
+    cuBLAS; the factor itself was measured on PyTorch runs); an unnamed one counts as
     current.
     """
     if row.source_repo == "lambdal/deeplearning-benchmark":

@@ -153,8 +153,10 @@ def test_each_source_runs_convnets_in_the_layout_it_used() -> None:
 
 
 def test_rows_from_containers_before_2022_run_the_older_kernels() -> None:
-    """Lambda's first table ran NGC 20.01-21.07, its v1/v2 tables 22.09/24.10; DLE rows
-    name their container in the notes (20.06, 21.03, 21.11 older; 22.10 current)."""
+    """Lambda's first table ran NGC 20.01-21.07, its v1/v2 tables 22.09 and later; DLE
+    rows name their container in the notes, in several spellings, for three frameworks:
+    19.07, 20.06, 20.12, 21.03 and 21.11 are older, 22.10 current, an unnamed one
+    current."""
     catalog = load_catalog()
     from core.validation.calibration import resolve
 
@@ -168,16 +170,22 @@ def test_rows_from_containers_before_2022_run_the_older_kernels() -> None:
             found = [p for p in row.notes.split(";") if p.strip().startswith("container")]
             key = found[0].strip() if found else "unnamed"
         seen.setdefault(key, set()).add(resolved.profile.older_kernels)
-    assert seen["Lambda v0"] == {True}
-    assert seen["Lambda v1"] == {False}
-    assert seen["Lambda v2"] == {False}
-    assert seen["container pytorch-20.06-py3"] == {True}
-    assert seen["container pytorch-21.03 (per README)"] == {True}
-    assert seen["container pytorch:21.11-py3"] == {True}
-    assert seen["container mxnet-20.12-py3"] == {True}
-    assert seen["container pytorch-22.10-py3"] == {False}
-    assert seen["container mxnet-22.10-py3"] == {False}
-    assert {True} not in [v for k, v in seen.items() if "unspecified" in k]
+    assert seen == {
+        "Lambda v0": {True},
+        "Lambda v1": {False},
+        "Lambda v2": {False},
+        "container pytorch-20.06-py3": {True},
+        "container PyTorch-20.06-py3": {True},
+        "container pytorch-21.03 (per README)": {True},
+        "container pytorch:21.11-py3": {True},
+        "container pytorch-22.10-py3": {False},
+        "container mxnet-20.12-py3": {True},
+        "container mxnet-22.10-py3": {False},
+        "container tensorflow-19.07-py3": {True},
+        "container tensorflow-20.06-tf1-py3": {True},
+        "container TensorFlow 20.06-tf1-py3": {True},
+        "container given as '[framework-container-name]' in README (unspecified)": {False},
+    }
 
 
 def test_older_kernel_speed_is_the_median_of_lambdas_paired_one_gpu_runs() -> None:

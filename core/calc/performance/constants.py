@@ -102,9 +102,9 @@ class ThroughputConstants(Frozen):
     host->device 55.43 GB/s = 88% of the 63 GB/s per-direction spec."""
     older_kernels_speed: Annotated[float, Field(gt=0, le=1)] = 1.0
     """Speed of the kernels in NGC framework containers released before 2022 (PyTorch
-    1.4-1.10 with cuDNN 7.6-8.2) relative to those of 22.09 and later (PyTorch 1.13,
-    cuDNN 8.6), the release the ``pytorch-eager`` stack estimates (measured, not
-    fitted). Lambda ran its benchmark twice on the same GPUs, models, precisions and
+    1.4-1.10 with cuDNN 7.6-8.2) relative to those of 22.09 and later (PyTorch 1.13 with
+    cuDNN 8.6 and newer), the releases the ``pytorch-eager`` stack estimates (measured,
+    not fitted). Lambda ran its benchmark twice on the same GPUs, models, precisions and
     batch sizes: in NGC 20.01-21.07 containers (lambdal/deeplearning-benchmark
     ``pytorch/results/*``; its README from aca8d370 to fa013b8e names ``pytorch:20.01-py3``,
     ``20.10-py3`` and ``21.07-py3``) and in 22.09 (``pytorch/results/*_v1``; README at

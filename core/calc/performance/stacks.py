@@ -90,7 +90,7 @@ STACKS: dict[Stack, StackPhysics] = {
         logit_bytes=16.0,
         basis=(
             "fitted on 76 published PyTorch 2 rows (timm training and inference on RTX "
-            "3090/4090, torchtitan on A100): median error 13 %, estimates are rough"
+            "3090/4090, torchtitan on A100): median error 10 %, estimates are rough"
         ),
     ),
     "pytorch-compile": StackPhysics(
@@ -102,7 +102,7 @@ STACKS: dict[Stack, StackPhysics] = {
         logit_bytes=16.0,
         basis=(
             "fitted on 24 published torch.compile rows (timm inference on RTX 4090): "
-            "median error 7 %"
+            "median error 6 %"
         ),
     ),
     "transformer-engine": StackPhysics(
@@ -114,8 +114,8 @@ STACKS: dict[Stack, StackPhysics] = {
         tp_comm_overlap=True,
         basis=(
             "fitted on 31 published NeMo / Megatron rows (H100), each run with its tensor- "
-            "and pipeline-parallel layout: median error 11.8 %, leaving one publisher out "
-            "7.2-19.7 % (context parallelism is run as data parallelism)"
+            "and pipeline-parallel layout: median error 11.3 %, leaving one publisher out "
+            "6.0-18.6 % (context parallelism is run as data parallelism)"
         ),
     ),
     "unsloth": StackPhysics(

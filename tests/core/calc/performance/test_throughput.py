@@ -106,24 +106,50 @@ def test_optimizer_step_reads_all_trainable_params() -> None:
 
 
 def test_older_container_kernels_slow_every_device_kernel_not_the_host() -> None:
-    # matmul 6/156 s (as above), elementwise 1.6e8 B / (2039e9 x 0.5) s; at half speed
-    # both double. The host's dispatch time is the same Python in either container.
+    # fp32 without TF32 on an A100: 3 passes x 2 samples x 1e12 FLOP = 6e12 FLOP at
+    # 19.5e12 x 0.5 FLOP/s. Attention at the same peak x eta x attention_rel 0.5:
+    # 3 x 2 x 1e11 = 6e11 FLOP at 4.875e12. Recurrent weights streamed per timestep
+    # (fp32): 3 x 10 steps x 4e6 B over 2039e9 x 0.5. Optimizer: 1e6 params x 16 B over
+    # the same bandwidth. At half speed each of these doubles; the host's dispatch time
+    # is the same Python in either container.
     c = UNIT.model_copy(update={"older_kernels_speed": 0.5, "launch_s_per_layer": 1e-3})
     kw: dict[str, object] = {
         "matmul_flops": 1e12,
+        "attention_flops": 1e11,
+        "recurrent_flops": 2e7,
+        "recurrent_steps": 10,
         "activation_elements": 1e8,
+        "params_total": 1e6,
+        "params_trainable": 1e6,
         "batch_per_gpu": 2,
         "requested_precision": "fp32",
         "layers": 10,
     }
-    now = gpu_step_time(profile(**kw), gpu("A100 SXM4 80GB"), c, allow_tf32=False)
-    old = gpu_step_time(
-        profile(**kw, older_kernels=True), gpu("A100 SXM4 80GB"), c, allow_tf32=False
-    )
+    a100 = gpu("A100 SXM4 80GB")
+    now = gpu_step_time(profile(**kw), a100, c, allow_tf32=False)
+    old = gpu_step_time(profile(**kw, older_kernels=True), a100, c, allow_tf32=False)
+    bw = 2039e9 * 0.5
     assert now.matmul_s == pytest.approx(6e12 / (19.5e12 * 0.5))
     assert old.matmul_s == pytest.approx(2 * 6e12 / (19.5e12 * 0.5))
+    assert now.attention_s == pytest.approx(6e11 / 4.875e12)
+    assert old.attention_s == pytest.approx(2 * 6e11 / 4.875e12)
+    assert now.recurrent_s == pytest.approx(3 * 10 * 4e6 / bw)
+    assert old.recurrent_s == pytest.approx(2 * 3 * 10 * 4e6 / bw)
+    assert now.optimizer_s == pytest.approx(16e6 / bw)
+    assert old.optimizer_s == pytest.approx(2 * 16e6 / bw)
     assert old.elementwise_s == pytest.approx(2 * now.elementwise_s)
     assert old.host_s == now.host_s > 0
+
+
+def test_older_kernels_recompute_follows_the_slower_forward_once() -> None:
+    # full checkpointing re-runs the forward: one third of the (already slowed) step
+    c = UNIT.model_copy(update={"older_kernels_speed": 0.5})
+    kw: dict[str, object] = {"matmul_flops": 1e12, "batch_per_gpu": 2, "recompute": "full"}
+    a100 = gpu("A100 SXM4 80GB")
+    now = gpu_step_time(profile(**kw), a100, c)
+    old = gpu_step_time(profile(**kw, older_kernels=True), a100, c)
+    assert now.recompute_s == pytest.approx(now.matmul_s / 3)
+    assert old.recompute_s == pytest.approx(2 * now.recompute_s)
 
 
 @pytest.mark.parametrize("workload_bw", [(300.0, 600.0), (600.0, 2000.0)])
