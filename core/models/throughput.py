@@ -86,7 +86,7 @@ class WorkProfile(Frozen):
     AMP O2); the default (PyTorch autocast, apex O1) keeps softmax, normalization and
     loss in fp32, so an activation averages more than 2 bytes."""
     older_kernels: bool = False
-    """The run used an NGC PyTorch container released before 2022, whose kernels run at
+    """The run used an NGC framework container released before 2022, whose kernels run at
     ``ThroughputConstants.older_kernels_speed`` of today's (set only for calibration
     rows whose source names such a container)."""
     batch_per_gpu: Annotated[int, Field(ge=1)] = 1
