@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.calc.performance.constants import FITTED
 from core.errors import FileFormatError
 from core.text.throughput import report_lines
-from core.validation.calibration import REQUIRED_COLUMNS, load_rows
+from core.validation.calibration import REQUIRED_COLUMNS, load_rows, read_rows
 from core.validation.report import build_report
 
 NAME = "validate"
@@ -31,6 +34,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object with per-row details")
 
 
+PROGRESS_LINES = 5_000
+"""Files of more lines than this report their progress on standard error."""
+PROGRESS_SECONDS = 1.0
+"""At most one progress line this often."""
+
+
+def progress_printer(text: str) -> Callable[[int, int], None] | None:
+    """A progress reporter for a long file (``None`` for a short one): one line on
+    standard error at the first report and then at most every ``PROGRESS_SECONDS``,
+    "rows done of rows in all"."""
+    if text.count("\n") <= PROGRESS_LINES:
+        return None
+    last = [-math.inf]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_SECONDS:
+            return
+        last[0] = now
+        of = f" of {total:,}" if total > 0 else ""
+        print(f"rigforge validate: {done:,}{of} rows predicted", file=sys.stderr, flush=True)
+
+    return report
+
+
 def _clean(value: Any) -> Any:
     """NaN (a Spearman over fewer than 3 rows) and infinities become null so the JSON
     stays valid."""
@@ -47,19 +75,25 @@ def run(args: argparse.Namespace) -> int:
     from core.catalog import load_catalog
 
     if args.csv is not None:
+        from core.files.safe_json import decode_text
         from core.files.safe_read import read_limited
         from core.validation.inference import MAX_BYTES, is_fit_verdict_file, is_inference_file
 
-        text = read_limited(args.csv, MAX_BYTES).decode("utf-8", "replace")
+        try:
+            text = decode_text(read_limited(args.csv, MAX_BYTES))
+        except FileFormatError as error:
+            raise FileFormatError(f"{args.csv.name}: {error}") from None
+        progress = progress_printer(text)
         if is_inference_file(text):
-            return _inference(args, text, load_catalog())
+            return _inference(args, text, load_catalog(), progress)
         if is_fit_verdict_file(text):
-            return _fit_verdicts(args, text, load_catalog())
+            return _fit_verdicts(args, text, load_catalog(), progress)
+        from core.validation.csv_rows import first_line
         from core.validation.modern import file_kind
 
         if file_kind(text) is not None:
-            return _modern(args, text, load_catalog())
-        first = text.splitlines()[0] if text.strip() else ""
+            return _modern(args, text, load_catalog(), progress)
+        first = first_line(text)
         if not any(column in first.split(",") for column in REQUIRED_COLUMNS):
             raise FileFormatError(
                 f"{args.csv.name}: its header fits none of the measurement files RigForge "
@@ -67,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
                 "training stacks, vision inference, fine-tuning memory; "
                 "resources/benchmarks/README.md describes each)"
             )
-    report = build_report(load_rows(args.csv), load_catalog(), FITTED, allow_tf32=not args.no_tf32)
+    rows, progress = (read_rows(text), progress) if args.csv is not None else (load_rows(), None)
+    report = build_report(
+        rows, load_catalog(), FITTED, allow_tf32=not args.no_tf32, progress=progress
+    )
     if args.json:
         print(json.dumps(_clean(report)))
     else:
@@ -90,11 +127,14 @@ def _print_head(result: dict[str, Any], head: str) -> None:
         print(f"  not resolved ({count}): {reason}")
 
 
-def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
+Progress = Callable[[int, int], None] | None
+
+
+def _modern(args: argparse.Namespace, text: str, catalog: Any, progress: Progress) -> int:
     """Training, vision-inference or fine-tuning memory rows of today's stacks."""
     from core.validation.modern import report
 
-    result = report(text, catalog)
+    result = report(text, catalog, progress)
     if _printed_json(args, result):
         return 0
     _print_head(result, f"{result['kind'].replace('_', ' ')}: {{}} of {{}} rows")
@@ -119,11 +159,11 @@ def _modern(args: argparse.Namespace, text: str, catalog: Any) -> int:
     return 0
 
 
-def _fit_verdicts(args: argparse.Namespace, text: str, catalog: Any) -> int:
+def _fit_verdicts(args: argparse.Namespace, text: str, catalog: Any, progress: Progress) -> int:
     """Published ran / out-of-memory cells of LLM serving (llm_inference_fit_published.csv)."""
     from core.validation.inference import fit_verdict_report
 
-    result = fit_verdict_report(text, catalog)
+    result = fit_verdict_report(text, catalog, progress)
     if _printed_json(args, result):
         return 0
     _print_head(result, "{} of {} ran / out-of-memory cells resolved")
@@ -141,11 +181,11 @@ def _fit_verdicts(args: argparse.Namespace, text: str, catalog: Any) -> int:
     return 0
 
 
-def _inference(args: argparse.Namespace, text: str, catalog: Any) -> int:
+def _inference(args: argparse.Namespace, text: str, catalog: Any, progress: Progress) -> int:
     """LLM serving rows (the header of llm_inference_calibration.csv)."""
     from core.validation.inference import read_inference_rows, report
 
-    result = report(read_inference_rows(text), catalog)
+    result = report(read_inference_rows(text), catalog, progress=progress)
     if _printed_json(args, result):
         return 0
     _print_head(result, "{} of {} rows resolved")

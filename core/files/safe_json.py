@@ -4,7 +4,8 @@
 enough to exhaust the stack, hold NaN/Infinity or integers of thousands of digits that
 the standard parser accepts or chokes on, or repeat a key (the last one silently wins).
 This module refuses all of them with a ``FileFormatError`` naming the problem, and reads
-UTF-8 (with or without a byte-order mark) and UTF-16/32 text that starts with one.
+UTF-8 (with or without a byte-order mark), UTF-16/32 text that starts with one and
+UTF-16 text of mostly ASCII characters without one.
 """
 
 from __future__ import annotations
@@ -99,8 +100,24 @@ def _check_depth(text: str) -> None:
             line += 1
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``"utf-16-le"`` or ``"utf-16-be"`` when ``data`` reads as UTF-16 text of mostly
+    ASCII characters without a byte-order mark (every other byte zero, as RFC 8259 §3 of
+    2014 detects JSON's encoding), else ``None``."""
+    head = data[:4096]
+    if len(head) < 2 or len(data) % 2:
+        return None
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) == 0:
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) == 0:
+        return "utf-16-be"
+    return None
+
+
 def decode_text(data: bytes) -> str:
-    """Text of ``data``: UTF-8, or UTF-16/32 when a byte-order mark says so."""
+    """Text of ``data``: UTF-8, or UTF-16/32 when a byte-order mark says so, or UTF-16
+    without one when every other byte is zero (mostly ASCII text)."""
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
@@ -110,9 +127,16 @@ def decode_text(data: bytes) -> str:
                     f"the file says it is {codec.upper()} but byte {error.start} is not"
                 ) from None
     if b"\x00" in data[:4096]:
-        raise FileFormatError(
-            "the file is binary (or UTF-16 without a byte-order mark), not a RigForge JSON file"
-        )
+        wide = _utf16_without_bom(data)
+        if wide is None:
+            raise FileFormatError("the file is binary, not text")
+        try:
+            return data.decode(wide)
+        except UnicodeDecodeError as error:
+            raise FileFormatError(
+                f"the file looks like {wide.upper()} text without a byte-order mark, but "
+                f"byte {error.start} is not {wide.upper()}"
+            ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

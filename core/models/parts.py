@@ -226,6 +226,8 @@ class Motherboard(Part):
         rules = [(s.id, r) for s in self.pcie_slots for r in s.lane_rules]
         rules += [(m.id, r) for m in self.m2_slots for r in m.lane_rules]
         for slot_id, rule in rules:
+            if rule.when_populated == slot_id:
+                raise ValueError(f"slot {slot_id}: a lane rule cannot name its own slot")
             if rule.when_populated not in known:
                 raise ValueError(f"slot {slot_id}: lane rule names unknown {rule.when_populated}")
         return self

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -20,7 +21,13 @@ from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.throughput import InterconnectChoice, WorkProfile
 from core.models.workload import WorkloadPreset
-from core.validation.csv_rows import csv_rows, finite, gpu_count
+from core.validation.csv_rows import (
+    MAX_ROW_BATCH,
+    bounded_whole,
+    csv_records,
+    gpu_count,
+    measurement,
+)
 from core.workloads import find_preset, make_workload
 
 REQUIRED_COLUMNS = (
@@ -62,11 +69,26 @@ class CalibrationRow:
         """The ``source_repo`` column (owner/name of the repository the row was read from)."""
         return self.source.split("|", 1)[0]
 
-    @property
+    @cached_property
+    def run_key(self) -> tuple[object, ...]:
+        """What the row ran, without its line and measurement: rows with equal keys resolve
+        to the same workload and prediction."""
+        return (
+            self.model,
+            self.gpu_model,
+            self.precision,
+            self.batch,
+            self.interconnect,
+            self.source,
+            self.notes,
+            self.gpu_count,
+        )
+
+    @cached_property
     def flagged(self) -> bool:
         return "FLAG:" in self.notes
 
-    @property
+    @cached_property
     def group_key(self) -> tuple[str, str, str, str]:
         """Rows comparable for scaling: same source file and commit, family, model, precision."""
         return (self.source, self.note("family") or "", self.model, self.precision)
@@ -81,41 +103,57 @@ class ResolvedRow:
 
 
 def read_rows(text: str) -> list[CalibrationRow]:
-    """Parse CSV text; a missing column or a bad number raises ``FileFormatError``."""
-    header, raws = csv_rows(text)
+    """Parse CSV text; a missing column or a bad number raises ``FileFormatError``.
+
+    A row that repeats an earlier one cell for cell (a file may repeat its runs) is
+    checked once."""
+    header, records = csv_records(text)
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise FileFormatError(f"calibration CSV lacks column(s): {', '.join(missing)}")
+    at = {
+        name: header.index(name) for name in (*REQUIRED_COLUMNS, *_SOURCE_COLUMNS) if name in header
+    }
+    seen: dict[tuple[str, ...], CalibrationRow] = {}
     rows = []
-    for index, raw in raws:
+    for index, cells in records:
+        key = tuple(cells)
+        known = seen.get(key)
+        if known is not None:
+            again = object.__new__(CalibrationRow)  # a copy that keeps what was worked
+            again.__dict__.update(known.__dict__, index=index)  # out of its notes
+            rows.append(again)
+            continue
         try:
-            batch_text = (raw["batch_size_per_gpu"] or "").strip()
-            rows.append(
-                CalibrationRow(
-                    index=index,
-                    model=raw["model"].strip(),
-                    gpu_model=raw["gpu_model"].strip(),
-                    interconnect=(raw["interconnect"] or "unknown").strip(),
-                    gpu_count=gpu_count(raw["gpu_count"]),
-                    precision=raw["precision"].strip(),
-                    batch=int(finite(batch_text)) if batch_text else None,
-                    throughput=finite(raw["throughput"]),
-                    notes=raw["notes"] or "",
-                    source="|".join(
-                        raw.get(k) or "" for k in ("source_repo", "source_path", "source_commit")
-                    ),
-                )
+            batch_text = cells[at["batch_size_per_gpu"]].strip()
+            row = CalibrationRow(
+                index=index,
+                model=cells[at["model"]].strip(),
+                gpu_model=cells[at["gpu_model"]].strip(),
+                interconnect=(cells[at["interconnect"]] or "unknown").strip(),
+                gpu_count=gpu_count(cells[at["gpu_count"]]),
+                precision=cells[at["precision"]].strip(),
+                batch=(
+                    bounded_whole(
+                        batch_text, "batch_size_per_gpu", 1, MAX_ROW_BATCH, fractions=True
+                    )
+                    if batch_text
+                    else None
+                ),
+                throughput=measurement(cells[at["throughput"]], "throughput"),
+                notes=cells[at["notes"]],
+                source="|".join(cells[at[k]] if k in at else "" for k in _SOURCE_COLUMNS),
             )
-            row = rows[-1]
-            if (
-                row.gpu_count < 1
-                or row.throughput <= 0
-                or (row.batch is not None and row.batch < 1)
-            ):
-                raise ValueError("gpu_count, batch and throughput must be positive")
         except (TypeError, ValueError, OverflowError) as error:
             raise FileFormatError(f"calibration CSV line {index}: {error}") from None
+        # worked out once, copied with the row to its repeats
+        row.run_key, row.group_key, row.flagged  # noqa: B018
+        seen[key] = row
+        rows.append(row)
     return rows
+
+
+_SOURCE_COLUMNS = ("source_repo", "source_path", "source_commit")
 
 
 def load_rows(path: Path | None = None) -> list[CalibrationRow]:

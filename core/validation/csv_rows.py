@@ -17,34 +17,51 @@ MAX_ROW_GPUS = 16_384
 typo or a hostile file, and predicting it would take time in proportion."""
 
 
-def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
-    """The header and ``(line number, row)`` pairs; a short row's missing cells are empty
-    strings (never ``None``); a cell over ``MAX_FIELD_CHARS`` or text that is not CSV
-    raises ``FileFormatError`` naming the line."""
-    reader = csv.DictReader(io.StringIO(text), restval="")
-    try:
-        header = list(reader.fieldnames or [])
-    except csv.Error as error:
-        raise FileFormatError(f"CSV line 1: {error}") from None
+def first_line(text: str) -> str:
+    """The header line of CSV text, without splitting the whole text into lines."""
+    end = min((i for i in (text.find("\n"), text.find("\r")) if i >= 0), default=len(text))
+    return text[:end]
 
-    def rows() -> Iterator[tuple[int, dict[str, str]]]:
+
+def csv_records(text: str) -> tuple[list[str], Iterator[tuple[int, list[str]]]]:
+    """The header and ``(line number, cells)`` pairs, every row padded to the header's
+    width; a cell over ``MAX_FIELD_CHARS`` or text that is not CSV raises
+    ``FileFormatError`` naming the line."""
+    csv.field_size_limit(MAX_FIELD_CHARS)  # the csv module refuses a longer cell itself
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader, [])
+    except csv.Error as error:
+        raise FileFormatError(f"CSV line 1: {_csv_problem(error)}") from None
+    width = len(header)
+
+    def records() -> Iterator[tuple[int, list[str]]]:
         number = 1
         try:
-            for number, raw in enumerate(reader, start=2):
-                row = {k: v if isinstance(v, str) else "" for k, v in raw.items() if k}
-                if any(len(v) > MAX_FIELD_CHARS for v in row.values()):
-                    raise FileFormatError(
-                        f"CSV line {number}: a cell of more than {MAX_FIELD_CHARS:,} characters"
-                    )
-                yield number, row
+            for number, cells in enumerate(reader, start=2):
+                if len(cells) < width:
+                    cells += [""] * (width - len(cells))
+                yield number, cells
         except csv.Error as error:
-            if "field larger than field limit" in str(error):
-                raise FileFormatError(
-                    f"CSV line {number + 1}: a cell of more than {MAX_FIELD_CHARS:,} characters"
-                ) from None
-            raise FileFormatError(f"CSV line {number + 1}: {error}") from None
+            raise FileFormatError(f"CSV line {number + 1}: {_csv_problem(error)}") from None
 
-    return header, rows()
+    return header, records()
+
+
+def csv_rows(text: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
+    """The header and ``(line number, row)`` pairs; a short row's missing cells are empty
+    strings (never ``None``); errors as ``csv_records``."""
+    header, records = csv_records(text)
+    named = [(i, name) for i, name in enumerate(header) if name]
+    return [name for _i, name in named], (
+        (number, {name: cells[i] for i, name in named}) for number, cells in records
+    )
+
+
+def _csv_problem(error: csv.Error) -> str:
+    if "field larger than field limit" in str(error):
+        return f"a cell of more than {MAX_FIELD_CHARS:,} characters"
+    return str(error)
 
 
 def finite(text: str) -> float:
@@ -71,6 +88,57 @@ def gpu_count(text: str | None) -> int:
     if not (value.is_integer() and 1 <= value <= MAX_ROW_GPUS):
         raise ValueError(f"gpu_count {cell!r} is not a whole number from 1 to {MAX_ROW_GPUS:,}")
     return int(value)
+
+
+MIN_MEASURED = 1e-6
+MAX_MEASURED = 1e12
+"""A published measurement (images, tokens or samples per second, GiB) lies in this range;
+outside it a figure is a typo or a hostile file (5e-324 would make every ratio infinite)."""
+MAX_ROW_BATCH = 1_000_000
+"""Largest batch a row may name: the workload editor's own limit."""
+
+
+def measurement(text: str, column: str) -> float:
+    """A measured value from a cell: a finite number from ``MIN_MEASURED`` to
+    ``MAX_MEASURED`` (``ValueError`` naming the column otherwise)."""
+    value = finite(text)
+    cell = text.strip()
+    shown = repr(cell) if len(cell) <= 40 else repr(cell[:40]) + "…"
+    if value <= 0:
+        raise ValueError(f"{column} {shown} is not positive")
+    if value < MIN_MEASURED:
+        raise ValueError(f"{column} {shown} is too small to be a measurement (below 0.000001)")
+    if value > MAX_MEASURED:
+        raise ValueError(f"{column} {shown} is too large to be a measurement (above 10^12)")
+    return value
+
+
+def bounded_whole(text: str, column: str, low: int, high: int, *, fractions: bool = False) -> int:
+    """A whole number from ``low`` to ``high`` in a cell ("32" or "32.0"; with
+    ``fractions`` also "22.75", read as 22: per-GPU batches derived from a global batch);
+    ``ValueError`` naming the column otherwise, without parsing a long number."""
+    cell = text.strip()
+    shown = repr(cell) if len(cell) <= 40 else repr(cell[:40]) + f"… ({len(cell):,} characters)"
+    kind = "number" if fractions else "whole number"
+    problem = ValueError(f"{column} {shown} is not a {kind} from {low:,} to {high:,}")
+    if len(cell) > 24:
+        raise problem
+    try:
+        value = finite(cell)
+    except ValueError:
+        raise problem from None
+    if not ((fractions or value.is_integer()) and low <= value <= high):
+        raise problem
+    return int(value)
+
+
+def stated_whole(digits: str, what: str, high: int) -> int:
+    """A number a row's notes state (``digits`` as a regular expression matched them), from
+    1 to ``high``; ``ValueError`` in words otherwise (never a 5,000-digit ``int``)."""
+    if len(digits) > 15 or not 1 <= int(digits) <= high:
+        shown = digits if len(digits) <= 20 else f"{digits[:20]}… ({len(digits):,} digits)"
+        raise ValueError(f"the notes state {what} {shown}, not a whole number from 1 to {high:,}")
+    return int(digits)
 
 
 def whole(text: str, column: str) -> int:

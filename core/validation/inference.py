@@ -25,11 +25,12 @@ from core.calc.inference.memory import inference_memory
 from core.calc.inference.speed import default_link, inference_speed
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
+from core.files.safe_json import decode_text
 from core.files.safe_read import read_limited
 from core.models.parts import GPU
 from core.models.workload import KvFormat, Serving, WeightsFormat, Workload
-from core.validation.csv_rows import csv_rows, finite, gpu_count, whole
-from core.validation.report import spearman
+from core.validation.csv_rows import csv_rows, first_line, gpu_count, measurement, whole
+from core.validation.report import PROGRESS_EVERY, Progress, spearman
 from core.workloads import find_preset, make_workload
 
 HEADER = (
@@ -90,7 +91,7 @@ class Resolved:
 
 
 def is_inference_file(text: str) -> bool:
-    first = text.splitlines()[0] if text else ""
+    first = first_line(text)
     return all(name in first.split(",") for name in ("metric", "weights_format", "gen_tokens"))
 
 
@@ -124,15 +125,11 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
                     prompt=whole(raw["prompt_tokens"] or "0", "prompt_tokens"),
                     gen=whole(raw["gen_tokens"] or "0", "gen_tokens"),
                     metric=raw["metric"],
-                    measured=finite(raw["measured_tokens_s"]),
+                    measured=measurement(raw["measured_tokens_s"], "measured_tokens_s"),
                     basis=raw["measured_basis"],
                     notes=f"{raw.get('table_section') or ''}; {raw.get('notes') or ''}",
                 )
             )
-            if rows[-1].measured <= 0:
-                raise ValueError(
-                    f"measured_tokens_s {raw['measured_tokens_s'].strip()!r} is not positive"
-                )
             row = rows[-1]
             if not 1 <= row.batch <= MAX_ROW_STREAMS:
                 raise ValueError(f"batch {row.batch} is not from 1 to {MAX_ROW_STREAMS:,}")
@@ -146,7 +143,7 @@ def read_inference_rows(text: str) -> list[InferenceRow]:
 
 
 def load_inference_rows(path: Path) -> list[InferenceRow]:
-    return read_inference_rows(read_limited(path, MAX_BYTES).decode("utf-8", "replace"))
+    return read_inference_rows(decode_text(read_limited(path, MAX_BYTES)))
 
 
 _FA_ON = re.compile(r"(?<!no )(?:-fa|--flash-attn)\s*(?:1|on)\b|flash attention on", re.I)
@@ -281,18 +278,31 @@ def report(
     constants: InferenceConstants = FITTED,
     *,
     exclude: Iterable[str] = (),
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     skip = tuple(exclude)
     details: list[dict[str, Any]] = []
     unresolved: dict[str, int] = defaultdict(int)
-    for row in rows:
+    # one resolution and prediction per run: a file may repeat its rows
+    known: dict[InferenceRow, tuple[Resolved | str, float, bool]] = {}
+    for number, row in enumerate(rows, start=1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress(number, len(rows))
         if any(s in row.source for s in skip):
             continue
-        resolved = resolve(row, catalog)
+        run = replace(row, measured=1.0)
+        outcome = known.get(run)
+        if outcome is None:
+            resolved = resolve(row, catalog)
+            outcome = known[run] = (
+                (resolved, 0.0, False)
+                if isinstance(resolved, str)
+                else (resolved, predict(resolved, constants), fits(resolved, constants))
+            )
+        resolved, predicted, fit = outcome
         if isinstance(resolved, str):
             unresolved[resolved] += 1
             continue
-        predicted = predict(resolved, constants)
         details.append(
             {
                 "metric": row.metric,
@@ -309,7 +319,7 @@ def report(
                 "measured": row.measured,
                 "predicted": predicted,
                 "error_pct": 100.0 * (predicted / row.measured - 1.0),
-                "fits": fits(resolved, constants),
+                "fits": fit,
             }
         )
     by_metric = {m: _metric_summary([d for d in details if d["metric"] == m]) for m in METRICS}
@@ -368,12 +378,14 @@ FIT_VERDICTS = ("ran", "oom")
 def is_fit_verdict_file(text: str) -> bool:
     """A file of published ran / out-of-memory cells (the header of
     ``llm_inference_fit_published.csv``)."""
-    first = text.splitlines()[0] if text else ""
+    first = first_line(text)
     names = first.split(",")
     return "verdict" in names and all(name in names for name in FIT_HEADER)
 
 
-def fit_verdict_report(text: str, catalog: Catalog) -> dict[str, Any]:
+def fit_verdict_report(
+    text: str, catalog: Catalog, progress: Progress | None = None
+) -> dict[str, Any]:
     """Whether the model's fit verdict (weights, KV cache at the cell's context and the
     engine's buffers in the cards' memory, layer split) matches each published cell:
     ``rows``, ``resolved``, ``fit_agreement`` (share right), ``ran_predicted_oom`` (cells
@@ -385,8 +397,11 @@ def fit_verdict_report(text: str, catalog: Catalog) -> dict[str, Any]:
     rows, agree, ran_called_oom = 0, 0, 0
     unresolved: dict[str, int] = defaultdict(int)
     wrong: list[dict[str, Any]] = []
+    known: dict[InferenceRow, tuple[Resolved | str, bool]] = {}
     for number, raw in raws:
         rows += 1
+        if progress is not None and rows % PROGRESS_EVERY == 0:
+            progress(rows, -1)
         verdict = (raw["verdict"] or "").strip().lower()
         try:
             if verdict not in FIT_VERDICTS:
@@ -411,11 +426,15 @@ def fit_verdict_report(text: str, catalog: Catalog) -> dict[str, Any]:
             )
         except ValueError as error:
             raise FileFormatError(f"line {number}: {error}") from None
-        resolved = resolve(query, catalog)
+        outcome = known.get(query)
+        if outcome is None:
+            resolved = resolve(query, catalog)
+            fit = False if isinstance(resolved, str) else fits(resolved)
+            outcome = known[query] = (resolved, fit)
+        resolved, predicted = outcome
         if isinstance(resolved, str):
             unresolved[resolved] += 1
             continue
-        predicted = fits(resolved)
         if predicted == (verdict == "ran"):
             agree += 1
             continue

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, get_args
 
@@ -27,6 +26,7 @@ from core.calc.performance.profile import profile_from_workload
 from core.calc.performance.scaling import estimate_throughput
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
+from core.models.memory import VramBreakdown
 from core.models.parts import GPU
 from core.models.workload import (
     Checkpointing,
@@ -37,7 +37,16 @@ from core.models.workload import (
     Stack,
     Workload,
 )
-from core.validation.csv_rows import csv_rows, finite, gpu_count
+from core.validation.csv_rows import (
+    MAX_ROW_BATCH,
+    bounded_whole,
+    csv_rows,
+    first_line,
+    gpu_count,
+    measurement,
+    stated_whole,
+)
+from core.validation.report import PROGRESS_EVERY, Progress
 from core.workloads import find_preset, make_workload
 
 Kind = Literal["training", "vision_inference", "memory"]
@@ -96,7 +105,7 @@ class Row:
 
 
 def file_kind(text: str) -> Kind | None:
-    first = text.splitlines()[0].split(",") if text else []
+    first = first_line(text).split(",")
     names = {n.strip() for n in first}
     if all(n in names for n in MEMORY_HEADER):
         return "memory"
@@ -172,11 +181,18 @@ def _count(row: Row) -> int | str:
         return str(error)
 
 
-def _int(text: str) -> int | None:
-    try:
-        return int(finite(text))
-    except (ValueError, OverflowError):
-        return None
+MAX_ROW_TOKENS = 10_000_000
+"""Longest sequence (or image side) a row may name: the longest context published
+(Llama 4 Scout, 10 M tokens)."""
+MAX_STATED = 1_000_000
+"""Largest parallel degree, accumulation count or batch a row's notes may state."""
+
+
+def _cell(row: Row, column: str, high: int) -> int | None:
+    """A whole number from 1 to ``high`` in an optional cell (``None`` when empty);
+    ``ValueError`` naming the column when the cell holds anything else."""
+    text = row.get(column)
+    return bounded_whole(text, column, 1, high) if text else None
 
 
 class ModelParallel(NamedTuple):
@@ -192,7 +208,8 @@ def model_parallel_of(row: Row) -> ModelParallel:
     text = f"{row.get('notes')} {row.get('table_section')}"
     found: dict[str, int] = {}
     for name, value in re.findall(r"\b(TP|PP|VP|CP)\s?(\d+)\b", text):
-        found.setdefault(name.lower(), max(1, int(value)))
+        if value.strip("0"):  # "TP0" reads as 1, as before
+            found.setdefault(name.lower(), stated_whole(value, name, MAX_STATED))
     return ModelParallel(**found)
 
 
@@ -211,13 +228,20 @@ def accumulation_steps(row: Row) -> int:
         r"(\d+) accumulation steps|\bga (\d+)\b|gradient_accumulation_steps (\d+)", text
     )
     if stated:
-        return max(1, int(next(g for g in stated.groups() if g)) // layout.cp)
+        steps = stated_whole(
+            next(g for g in stated.groups() if g), "accumulation steps", MAX_STATED
+        )
+        return max(1, steps // layout.cp)
     gbs, mbs = re.search(r"\bgbs (\d+)\b", text), re.search(r"\bmbs (\d+)\b", text)
-    count = _int(row.get("gpu_count")) or 1
+    count = _count(row)
+    count = count if isinstance(count, int) else 1
     if gbs and mbs:
-        per_step = int(mbs.group(1)) * (count // (layout.tp * layout.pp) or 1)
-        if per_step and int(gbs.group(1)) % per_step == 0:
-            return max(1, int(gbs.group(1)) // per_step)
+        global_batch = stated_whole(gbs.group(1), "GBS", MAX_STATED)
+        per_step = stated_whole(mbs.group(1), "MBS", MAX_STATED) * (
+            count // (layout.tp * layout.pp) or 1
+        )
+        if global_batch % per_step == 0:
+            return max(1, global_batch // per_step)
     return 1
 
 
@@ -249,7 +273,7 @@ def recipe_columns(row: Row, task: str) -> dict[str, Any]:
             fields[name] = row.get(name).lower() in _YES
     targets = tuple(t for t in re.split(r"[,\s]+", row.get("lora_targets").lower()) if t)
     if task in ("lora", "qlora") and (targets or row.get("lora_rank")):
-        lora: dict[str, Any] = {"rank": _int(row.get("lora_rank")) or 8}
+        lora: dict[str, Any] = {"rank": _cell(row, "lora_rank", 65_536) or 8}
         lora["base_bits"] = 4 if task == "qlora" else 16
         if targets:
             lora["targets"] = tuple(t for t in _LORA_TARGETS if t in targets)
@@ -272,12 +296,12 @@ def row_workload(row: Row, kind: Kind) -> Workload | str:
     arch = preset.architecture
     settings: dict[str, Any] = {"precision": precision, "stack": stack_of(row)}
     if kind == "vision_inference":
-        settings |= {"task": "inference", "batch_size": _int(row.get("batch")) or 1}
-        size = _int(row.get("image_size"))
+        settings |= {"task": "inference", "batch_size": _cell(row, "batch", MAX_ROW_BATCH) or 1}
+        size = _cell(row, "image_size", MAX_ROW_TOKENS)
     else:
         settings["task"] = task or row.get("task") or "training"
-        settings["batch_size"] = _int(row.get("batch_per_gpu")) or 1
-        size = _int(row.get("seq_len_or_image"))
+        settings["batch_size"] = _cell(row, "batch_per_gpu", MAX_ROW_BATCH) or 1
+        size = _cell(row, "seq_len_or_image", MAX_ROW_TOKENS)
     if size and (arch.input_kind != "image" or arch.image_resolution_px):
         settings["seq_len"] = size
     notes = row.get("notes").lower()
@@ -332,12 +356,11 @@ def predict_throughput(
 
 
 def _measured(row: Row, kind: Kind) -> float | None:
-    text = row.get("measured_images_s" if kind == "vision_inference" else "measured")
-    try:
-        value = finite(text)
-    except ValueError:
-        return None
-    return value if value > 0 else None
+    """The measured value (``None`` when the cell is empty; ``ValueError`` in words when it
+    holds no measurement)."""
+    column = "measured_images_s" if kind == "vision_inference" else "measured"
+    text = row.get(column)
+    return measurement(text, column) if text else None
 
 
 def _summary(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -350,14 +373,35 @@ def _summary(items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _run(row: Row, measured: str) -> tuple[str, ...]:
+    """What a row ran: every cell but its measurement (rows with equal runs predict alike)."""
+    return tuple(v for k, v in row.raw.items() if k != measured)
+
+
 def throughput_report(
-    rows: list[Row], kind: Kind, catalog: Catalog, c: ThroughputConstants = FITTED
+    rows: list[Row],
+    kind: Kind,
+    catalog: Catalog,
+    c: ThroughputConstants = FITTED,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     details: list[dict[str, Any]] = []
     unresolved: dict[str, int] = {}
-    for row in rows:
-        measured = _measured(row, kind)
-        outcome = predict_throughput(row, kind, catalog, c) if measured else "no measured value"
+    known: dict[tuple[str, ...], tuple[float, Workload, GPU] | str] = {}
+    column = "measured_images_s" if kind == "vision_inference" else "measured"
+    for number, row in enumerate(rows, start=1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress(number, len(rows))
+        try:
+            measured = _measured(row, kind)
+            if not measured:
+                outcome: tuple[float, Workload, GPU] | str = "no measured value"
+            elif (outcome_known := known.get(run := _run(row, column))) is not None:
+                outcome = outcome_known
+            else:
+                outcome = known[run] = predict_throughput(row, kind, catalog, c)
+        except ValueError as error:  # a cell or a note that states no usable number
+            outcome = f"line {row.line}: {error}"
         if isinstance(outcome, str):
             unresolved[outcome] = unresolved.get(outcome, 0) + 1
             continue
@@ -371,7 +415,7 @@ def throughput_report(
                 "workload": workload.preset_id,
                 "stack": workload.stack,
                 "gpu": gpu.id,
-                "gpu_count": _int(row.get("gpu_count")) or 1,
+                "gpu_count": count if isinstance(count := _count(row), int) else 1,
                 "measured": measured,
                 "predicted": predicted,
                 "ratio": predicted / measured,
@@ -438,17 +482,17 @@ def memory_workload(row: Row) -> Workload | str:
     settings: dict[str, Any] = {
         "task": task,
         "precision": precision,
-        "batch_size": _int(row.get("batch")) or 1,
+        "batch_size": _cell(row, "batch", MAX_ROW_BATCH) or 1,
         "stack": stack_of(row),
     }
-    seq = _int(row.get("seq_len"))
+    seq = _cell(row, "seq_len", MAX_ROW_TOKENS)
     if seq:
         if task == "inference":
             settings |= {"prompt_len": seq, "generated_len": 0}
         else:
             settings["seq_len"] = seq
     if task in ("lora", "qlora"):
-        rank = _int(row.get("lora_rank")) or 8
+        rank = _cell(row, "lora_rank", 65_536) or 8
         lora: dict[str, Any] = {"rank": rank, "base_bits": 4 if task == "qlora" else 16}
         if task == "lora":
             lora["targets"] = ("q", "v")
@@ -474,31 +518,49 @@ def memory_workload(row: Row) -> Workload | str:
         return str(error)
 
 
-def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
+def _memory_prediction(row: Row) -> tuple[Workload, int, VramBreakdown] | str:
+    """The workload, GPU count and predicted memory of a row, or why there are none."""
+    try:
+        workload = memory_workload(row)
+    except ValueError as error:  # a cell that states no usable number
+        return f"line {row.line}: {error}"
+    if isinstance(workload, str):
+        return workload
+    count = _count(row)
+    if isinstance(count, str):
+        return count
+    try:
+        return workload, count, vram_breakdown(workload, count)
+    except RigForgeError as error:
+        return str(error)
+
+
+def memory_report(
+    rows: list[Row], catalog: Catalog, progress: Progress | None = None
+) -> dict[str, Any]:
     """``measured`` rows: predicted GiB (allocated, so without the CUDA context) against
     the measured peak; ``max-context-fit`` rows: does the published longest context fit
     on a GPU of that size (``fit_agreement``)."""
     del catalog  # GPU sizes are given in the rows
     details: list[dict[str, Any]] = []
     unresolved: dict[str, int] = {}
-    for row in rows:
-        workload = memory_workload(row)
-        if isinstance(workload, str):
-            unresolved[workload] = unresolved.get(workload, 0) + 1
+    known: dict[tuple[str, ...], tuple[Workload, int, VramBreakdown] | str] = {}
+    for number, row in enumerate(rows, start=1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress(number, len(rows))
+        outcome = known.get(run := _run(row, "measured_gib"))
+        if outcome is None:
+            outcome = known[run] = _memory_prediction(row)
+        if isinstance(outcome, str):
+            unresolved[outcome] = unresolved.get(outcome, 0) + 1
             continue
-        count = _count(row)
-        if isinstance(count, str):
-            unresolved[count] = unresolved.get(count, 0) + 1
-            continue
+        workload, count, breakdown = outcome
         try:
-            breakdown = vram_breakdown(workload, count)
-            measured = finite(row.get("measured_gib"))
-            if measured <= 0:
-                raise ValueError("not positive")
-        except RigForgeError as error:
-            reason = str(error)
-        except ValueError:
-            reason = "the row gives no measured GiB"
+            if not row.get("measured_gib"):
+                raise ValueError
+            measured = measurement(row.get("measured_gib"), "measured_gib")
+        except ValueError as error:
+            reason = f"line {row.line}: {error}" if str(error) else "the row gives no measured GiB"
         else:
             reason = ""
         if reason:
@@ -530,16 +592,13 @@ def memory_report(rows: list[Row], catalog: Catalog) -> dict[str, Any]:
     return _report(rows, details, unresolved)
 
 
-REPORTS: dict[Kind, Callable[[list[Row], Catalog], dict[str, Any]]] = {
-    "memory": memory_report,
-    "training": lambda rows, catalog: throughput_report(rows, "training", catalog),
-    "vision_inference": lambda rows, catalog: throughput_report(rows, "vision_inference", catalog),
-}
-
-
-def report(text: str, catalog: Catalog) -> dict[str, Any]:
+def report(text: str, catalog: Catalog, progress: Progress | None = None) -> dict[str, Any]:
     kind = file_kind(text)
     if kind is None:
         raise FileFormatError("the CSV has none of the known headers")
-    result = REPORTS[kind](read_rows(text), catalog)
+    rows = read_rows(text)
+    if kind == "memory":
+        result = memory_report(rows, catalog, progress)
+    else:
+        result = throughput_report(rows, kind, catalog, progress=progress)
     return {"kind": kind, **result}

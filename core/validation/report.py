@@ -11,7 +11,7 @@ precisions of the table).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -61,18 +61,38 @@ def predict_row(resolved: ResolvedRow, c: ThroughputConstants, allow_tf32: bool 
     return result.total_throughput
 
 
+Scored = tuple[CalibrationRow, ResolvedRow, float]
+"""A resolved row, its resolution (shared by its repeats) and the prediction."""
+Progress = Callable[[int, int], None]
+"""Called with (rows done, rows in all) while a long file is predicted."""
+
+
 def build_report(
     rows: Sequence[CalibrationRow],
     catalog: Catalog,
     c: ThroughputConstants,
     *,
     allow_tf32: bool = True,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """The whole report as plain JSON-ready data (``details`` holds one entry per row)."""
+    """The whole report as plain JSON-ready data (``details`` holds one entry per row).
+
+    Rows that state the same run (a file repeats its configurations) are resolved and
+    predicted once."""
     details: list[dict[str, Any]] = []
-    resolved_rows: list[tuple[ResolvedRow, float]] = []
-    for row in rows:
-        outcome = resolve(row, catalog)
+    resolved_rows: list[Scored] = []
+    # One resolution and prediction per run: a row's repeats differ only in line and
+    # measurement (``ResolvedRow.row`` is the first of them).
+    outcomes: dict[tuple[object, ...], tuple[ResolvedRow | str, float]] = {}
+    for number, row in enumerate(rows, start=1):
+        if progress is not None and number % PROGRESS_EVERY == 0:
+            progress(number, len(rows))
+        known = outcomes.get(row.run_key)
+        if known is None:
+            outcome = resolve(row, catalog)
+            predicted = 0.0 if isinstance(outcome, str) else predict_row(outcome, c, allow_tf32)
+            known = outcomes[row.run_key] = (outcome, predicted)
+        outcome, predicted = known
         entry: dict[str, Any] = {
             "line": row.index,
             "model": row.model,
@@ -86,7 +106,6 @@ def build_report(
         if isinstance(outcome, str):
             entry.update(resolved=False, reason=outcome)
         else:
-            predicted = predict_row(outcome, c, allow_tf32)
             entry.update(
                 resolved=True,
                 gpu_id=outcome.gpu.id,
@@ -95,16 +114,16 @@ def build_report(
                 predicted=predicted,
                 abs_pct_error=abs(predicted / row.throughput - 1.0) * 100.0,
             )
-            resolved_rows.append((outcome, predicted))
+            resolved_rows.append((row, outcome, predicted))
         details.append(entry)
 
     errors = [e["abs_pct_error"] for e in details if e.get("resolved")]
     scaling_errors = _scaling_errors(resolved_rows, details, c, allow_tf32)
     by_workload: dict[str, tuple[list[float], list[float]]] = {}
-    for res, predicted in resolved_rows:
-        xs, ys = by_workload.setdefault(res.row.model, ([], []))
+    for row, _res, predicted in resolved_rows:
+        xs, ys = by_workload.setdefault(row.model, ([], []))
         xs.append(predicted)
-        ys.append(res.row.throughput)
+        ys.append(row.throughput)
     return {
         "rows": len(rows),
         "resolved": len(resolved_rows),
@@ -123,12 +142,16 @@ def build_report(
     }
 
 
+PROGRESS_EVERY = 1000
+"""Rows between two progress reports."""
+
+
 def _pct(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(values, q)) if values else None
 
 
 def _scaling_errors(
-    resolved_rows: Sequence[tuple[ResolvedRow, float]],
+    resolved_rows: Sequence[Scored],
     details: list[dict[str, Any]],
     c: ThroughputConstants,
     allow_tf32: bool,
@@ -138,23 +161,24 @@ def _scaling_errors(
     The predicted efficiency divides the row's prediction by N x the prediction
     of the matching 1-GPU row at that row's own batch, as the measured one does.
     """
-    singles: dict[tuple[str, str, str, str], list[tuple[ResolvedRow, float]]] = {}
-    for res, predicted in resolved_rows:
-        if res.row.gpu_count == 1:
-            singles.setdefault(res.row.group_key, []).append((res, predicted))
+    # The first 1-GPU row of each group and GPU, and of each group, GPU and batch.
+    first: dict[tuple[object, ...], tuple[CalibrationRow, float]] = {}
+    for row, res, predicted in resolved_rows:
+        if row.gpu_count == 1:
+            first.setdefault((row.group_key, res.gpu.id), (row, predicted))
+            first.setdefault((row.group_key, res.gpu.id, row.batch), (row, predicted))
     by_line = {e["line"]: e for e in details}
     out: list[float] = []
-    for res, predicted in resolved_rows:
-        row = res.row
+    for row, res, predicted in resolved_rows:
         if row.gpu_count == 1 or row.flagged:
             continue
-        candidates = singles.get(row.group_key, [])
-        same_gpu = [s for s in candidates if s[0].gpu.id == res.gpu.id]
-        same_batch = [s for s in same_gpu if s[0].row.batch == row.batch] or same_gpu
-        if not same_batch:
+        base = first.get((row.group_key, res.gpu.id, row.batch)) or first.get(
+            (row.group_key, res.gpu.id)
+        )
+        if base is None:
             continue
-        base_res, base_pred = same_batch[0]
-        measured = row.throughput / (row.gpu_count * base_res.row.throughput)
+        base_row, base_pred = base
+        measured = row.throughput / (row.gpu_count * base_row.throughput)
         predicted_eff = predicted / (row.gpu_count * base_pred)
         error = abs(measured - predicted_eff) * 100.0
         by_line[row.index].update(

@@ -69,13 +69,33 @@ class AnalysisCache:
                     and (s is settings or s == settings)
                 ):
                     return result
+        result = self.compute(build, workload, settings)
+        self.store(build, workload, settings, result)
+        return result
+
+    def compute(
+        self, build: Build, workload: Workload | None, settings: AnalysisSettings
+    ) -> Analysis:
+        """Analyse without touching the cache (safe from a worker thread: the catalog and
+        rates are immutable)."""
         result = analyze(build, workload, settings, self.catalog, cloud_rates=self.cloud_rates)
         self.computed += 1
+        return result
+
+    def store(
+        self,
+        build: Build,
+        workload: Workload | None,
+        settings: AnalysisSettings,
+        result: Analysis,
+    ) -> None:
+        """Remember an analysis (one made by ``compute``, possibly in a worker thread)."""
+        key = build_key(build)
         self._entries.setdefault(key, []).append(((build, workload, settings), result))
+        self._entries.move_to_end(key)
         del self._entries[key][:-8]  # a few workloads/settings per build
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)
-        return result
 
     def set_catalog(self, catalog: Catalog) -> None:
         """New prices (a feed update, an override): every analysis is stale."""

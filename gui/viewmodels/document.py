@@ -1,13 +1,16 @@
 """The open document's file: its path, whether it has unsaved changes, recent files.
 
-Opening parses the whole file and analyses every build before anything changes, so a
-bad file (or one that cannot be analysed) leaves the open session untouched; then the
-session is replaced in one step. Saving writes the session; a refused or failed save
-says why and leaves the document unsaved.
+Opening parses the whole file and analyses every build before anything changes
+(``load``; the window does it in steps that keep it responsive:
+``gui.workers.document_loader``),
+so a bad file (or one that cannot be analysed) leaves the open session untouched; then
+the session is replaced in one step (``commit``). Saving writes the session; a refused or
+failed save says why and leaves the document unsaved.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -15,12 +18,41 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from core.errors import RigForgeError
 from core.files.document import Document
 from core.files.io import OpenedFile, open_file, parse_document, save_file, to_document
+from core.models.analysis import Analysis
 from core.models.session import Session
 from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.session import SessionViewModel, default_workload
 
 MAX_RECENT = 10
 RECENT_KEY = "files/recent"
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A document read and validated, its builds not analysed yet."""
+
+    opened: OpenedFile
+    session: Session
+    path: Path | None
+    """The file it came from (``None`` for a download or a recovered autosave)."""
+    remember: bool
+    """Whether it goes into Open Recent (a file the user chose)."""
+    source: str
+    """How messages name it when it is not a file (an address, "the autosaved document")."""
+
+    def analysed(self, analyses: tuple[Analysis, ...]) -> LoadedDocument:
+        return LoadedDocument(self.opened, self.session, analyses, self.path, self.remember)
+
+
+@dataclass(frozen=True)
+class LoadedDocument:
+    """A parsed document with every build analysed, ready to become the open one."""
+
+    opened: OpenedFile
+    session: Session
+    analyses: tuple[Analysis, ...]
+    path: Path | None
+    remember: bool
 
 
 class DocumentViewModel(QObject):
@@ -70,42 +102,80 @@ class DocumentViewModel(QObject):
 
     # -- open ----------------------------------------------------------------
 
-    def open_path(self, path: Path | str) -> str | None:
-        """Open ``path``; return a message for the user if it failed (nothing changes then)."""
-        path = Path(path)
+    def parse(
+        self, *, path: Path | None = None, data: bytes | None = None, source: str = ""
+    ) -> ParsedDocument | str:
+        """Read ``path`` (or parse ``data``, named ``source`` in messages); a message for the
+        user when that fails. Changes nothing, so it may run in a worker thread."""
+        catalog = self.session_view_model.catalog
         try:
-            opened = open_file(path, self.session_view_model.catalog)
+            if data is None:
+                assert path is not None
+                opened = open_file(path, catalog)
+            else:
+                opened = parse_document(data, catalog)
         except RigForgeError as error:
-            return str(error)
-        problem = self._commit(opened, path.resolve())
-        if problem is None:
-            self.add_recent(path)
-        return problem
-
-    def open_bytes(self, data: bytes, source: str, *, path: Path | None = None) -> str | None:
-        """Open a downloaded or recovered document; ``source`` names it in messages."""
-        try:
-            opened = parse_document(data, self.session_view_model.catalog)
-        except RigForgeError as error:
-            return f"{source}: {error}"
-        problem = self._commit(opened, path)
-        return None if problem is None else f"{source}: {problem}"
-
-    def _commit(self, opened: OpenedFile, path: Path | None) -> str | None:
-        """Analyse every build of the opened file; only then make it the document."""
+            return f"{source}: {error}" if source else str(error)
         session = opened.session
         if session.workload is None:  # the editor always shows a workload
             session = session.model_copy(update={"workload": default_workload()})
+        remember = data is None and path is not None
+        where = path.resolve() if path is not None and data is None else path
+        return ParsedDocument(opened, session, where, remember, source)
+
+    def analyse(self, parsed: ParsedDocument, index: int) -> Analysis | str:
+        """The analysis of build ``index`` of a parsed document, or why it cannot be made."""
+        session = parsed.session
         try:
-            for build in session.builds:
-                self.cache.analysis(build, session.workload, session.settings)
+            return self.cache.compute(session.builds[index], session.workload, session.settings)
         except (RigForgeError, ArithmeticError, ValueError) as error:
-            return f"the file opened but cannot be analysed: {error}"
-        self.notices = opened.notices
+            problem = f"the file opened but cannot be analysed: {error}"
+            return f"{parsed.source}: {problem}" if parsed.source else problem
+
+    def load(
+        self, *, path: Path | None = None, data: bytes | None = None, source: str = ""
+    ) -> LoadedDocument | str:
+        """Parse and analyse every build now (the window does the same in steps:
+        ``gui.workers.document_loader``)."""
+        parsed = self.parse(path=path, data=data, source=source)
+        if isinstance(parsed, str):
+            return parsed
+        analyses: list[Analysis] = []
+        for index in range(len(parsed.session.builds)):
+            analysis = self.analyse(parsed, index)
+            if isinstance(analysis, str):
+                return analysis
+            analyses.append(analysis)
+        return parsed.analysed(tuple(analyses))
+
+    def commit(self, loaded: LoadedDocument) -> None:
+        """Make a loaded document the open one (one step, on the GUI thread)."""
+        session = loaded.session
+        for build, analysis in zip(session.builds, loaded.analyses, strict=True):
+            self.cache.store(build, session.workload, session.settings, analysis)
+        self.notices = loaded.opened.notices
         self._saved = session.content()
-        self._set_path(path)
+        self._set_path(loaded.path)
         self.session_view_model.reset(session)
         self._set_dirty(False)
+        if loaded.remember and loaded.path is not None:
+            self.add_recent(loaded.path)
+
+    def open_path(self, path: Path | str) -> str | None:
+        """Open ``path`` now; return a message for the user if it failed (nothing changes
+        then). The window opens files with ``gui.workers.document_loader`` instead."""
+        loaded = self.load(path=Path(path))
+        if isinstance(loaded, str):
+            return loaded
+        self.commit(loaded)
+        return None
+
+    def open_bytes(self, data: bytes, source: str, *, path: Path | None = None) -> str | None:
+        """Open a downloaded or recovered document now; ``source`` names it in messages."""
+        loaded = self.load(data=data, source=source, path=path)
+        if isinstance(loaded, str):
+            return loaded
+        self.commit(loaded)
         return None
 
     def new_document(self, session: Session) -> None:

@@ -2,7 +2,9 @@
 
 The controller forwards each intent to the ``DocumentViewModel`` and shows
 what went wrong in a message box that names the problem; a failed open leaves
-the open document as it was.
+the open document as it was. Files are read in a worker thread and their builds analysed
+a slice at a time (``DocumentLoader``) behind a progress dialog with Cancel, so a slow
+file never freezes the window; ``open_finished`` says how each open ended.
 """
 
 from __future__ import annotations
@@ -11,20 +13,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QObject, Qt
+from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QProgressDialog
 
 from core.files.fetch import FetchLimits
 from core.models.session import Session
-from gui.viewmodels.document import DocumentViewModel
+from gui.viewmodels.document import DocumentViewModel, LoadedDocument
 from gui.views import dialogs, plain
+from gui.workers.document_loader import DocumentLoader
 from gui.workers.url_loader import UrlLoader
 
 FILE_FILTER = "RigForge files (*.json *.rigforge);;All files (*)"
 
 
 class FileActions(QObject):
+    open_finished = Signal(bool)
+    """Emitted when an open ends: ``True`` when the file became the document, ``False``
+    when it was refused, failed or was cancelled (the document is then unchanged)."""
+
     def __init__(
         self,
         window: QMainWindow,
@@ -37,6 +44,9 @@ class FileActions(QObject):
         self.document = document
         self.url_limits = FetchLimits()
         self.url_loader: UrlLoader | None = None
+        self.document_loader: DocumentLoader | None = None
+        self.open_dialog_box: QProgressDialog | None = None
+        """The progress dialog of the open under way (``None`` when none is)."""
         self.progress_dialog: QProgressDialog | None = None
         self._updating_progress = False
         self._release_after_update: QProgressDialog | None = None
@@ -96,14 +106,91 @@ class FileActions(QObject):
             self.open_path(Path(name), ask=False)
 
     def open_path(self, path: Path | str, *, ask: bool = True) -> bool:
+        """Start opening ``path``; ``False`` when it could not start (unsaved changes kept,
+        another open under way). How it ends is said by ``open_finished``."""
         if ask and not self.maybe_save():
             return False
-        error = self.document.open_path(path)
-        if error is not None:
-            self.show_error("Cannot open file", error)
+        path = Path(path)
+        return self._start_open(DocumentLoader(self.document, path=path), path.name)
+
+    @property
+    def opening(self) -> bool:
+        """Whether a file is being opened (read, parsed, its builds analysed)."""
+        return self.document_loader is not None
+
+    def _start_open(self, loader: DocumentLoader, name: str) -> bool:
+        if self.document_loader is not None:
+            self.show_error("Cannot open", "Another file is still opening; wait or cancel it.")
             return False
-        self._show_notices()
+        progress = QProgressDialog("", "Cancel", 0, 0, self._window)
+        progress.setObjectName("openProgressDialog")
+        progress.setLabel(plain.label(f"Opening {name}…"))
+        progress.setWindowTitle("Open")
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        progress.canceled.connect(loader.cancel)
+        loader.progress.connect(
+            lambda done, total, loader=loader: self._on_document_loader_progress(
+                done, total, loader
+            )
+        )
+        loader.loaded.connect(
+            lambda loaded, loader=loader: self._on_document_loader_loaded(loaded, loader)
+        )
+        loader.failed.connect(
+            lambda message, loader=loader: self._on_document_loader_failed(message, loader)
+        )
+        self.document_loader, self.open_dialog_box = loader, progress
+        loader.start()
         return True
+
+    def cancel_open(self) -> None:
+        """Stop the open under way (the document stays as it was)."""
+        if self.document_loader is not None:
+            self.document_loader.cancel()
+
+    def _on_document_loader_progress(self, done: int, total: int, loader: DocumentLoader) -> None:
+        dialog = self.open_dialog_box
+        if loader is not self.document_loader or dialog is None or not shiboken6.isValid(dialog):
+            return
+        if total > 1:
+            dialog.setLabelText(f"Opening {loader.name}: analysed {done} of {total} builds")
+            dialog.setMaximum(total)
+            dialog.setValue(done)
+
+    def _end_open(self, loader: DocumentLoader) -> bool:
+        """Release the loader and its dialog; ``False`` for a signal of an older loader."""
+        if loader is not self.document_loader:
+            return False
+        loader.wait()  # it has emitted its last signal: returns at once
+        self.document_loader = None
+        dialog, self.open_dialog_box = self.open_dialog_box, None
+        if dialog is not None and shiboken6.isValid(dialog):
+            dialog.canceled.disconnect()
+            dialog.reset()
+            dialog.deleteLater()
+        return True
+
+    def _on_document_loader_loaded(self, loaded: LoadedDocument, loader: DocumentLoader) -> None:
+        if not self._end_open(loader):
+            return
+        self.document.commit(loaded)
+        self._show_notices()
+        self.open_finished.emit(True)
+
+    def _on_document_loader_failed(self, message: str, loader: DocumentLoader) -> None:
+        if not self._end_open(loader):
+            return
+        if message == "cancelled":
+            self._window.statusBar().showMessage(
+                f"Opening {loader.name} cancelled; the document is unchanged.", 5000
+            )
+        else:
+            title = "Cannot open URL" if loader.source else "Cannot open file"
+            self.show_error(title, message)
+        self.open_finished.emit(False)
 
     def open_recent(self, entry: str) -> bool:
         if not Path(entry).is_file():
@@ -176,11 +263,7 @@ class FileActions(QObject):
 
     def _on_url_loader_loaded(self, data: bytes) -> None:
         url = self._finish_download()
-        error = self.document.open_bytes(data, url)
-        if error is not None:
-            self.show_error("Cannot open URL", error)
-        else:
-            self._show_notices()
+        self._start_open(DocumentLoader(self.document, data=data, source=url), url)
 
     def _on_url_loader_failed(self, message: str) -> None:
         url = self._finish_download()
@@ -188,6 +271,7 @@ class FileActions(QObject):
             self._window.statusBar().showMessage("Download cancelled; nothing was loaded.", 5000)
         else:
             self.show_error("Cannot open URL", f"{url}: {message}")
+        self.open_finished.emit(False)
 
     def _finish_download(self) -> str:
         url = self.url_loader.url if self.url_loader is not None else ""
@@ -249,13 +333,16 @@ class FileActions(QObject):
     # -- helpers ---------------------------------------------------------------
 
     def shutdown(self) -> None:
-        """Stop a running download before the window goes away."""
+        """Stop a running download or open before the window goes away."""
         if self.url_loader is not None:
             self.url_loader.cancel()
             self.url_loader.wait(5000)
-        # signals still queued from it are ignored (they check their loader)
-        self.url_loader = None
-        self.progress_dialog = None
+        if self.document_loader is not None:
+            self.document_loader.cancel()  # no further analysis runs
+            self.document_loader.wait(5000)  # the read under way ends
+        # signals still queued from them are ignored (they check their loader)
+        self.url_loader = self.document_loader = None
+        self.progress_dialog = self.open_dialog_box = None
 
     def show_error(self, title: str, text: str) -> None:
         self.message_box = dialogs.show_error(self._window, title, text)

@@ -53,6 +53,30 @@ def window(make_window: WindowFactory) -> MainWindow:
     return make_window()
 
 
+def open_in_window(
+    qtbot: QtBot, win: MainWindow, path: Path | str, *, ask: bool = False, timeout_ms: int = 20_000
+) -> bool:
+    """File → Open as a user does it: start the open and wait until it ends; whether the
+    file became the document."""
+    with qtbot.waitSignal(win.file_actions.open_finished, timeout=timeout_ms) as blocker:
+        started = win.file_actions.open_path(path, ask=ask)
+        if not started:
+            win.file_actions.open_finished.emit(False)
+    return bool(blocker.args[0])
+
+
+def wait_open_ended(win: MainWindow, timeout_s: float = 10.0) -> bool:
+    """Run the event loop until the open under way (if any) has ended; ``False`` on time-out."""
+    import time
+
+    from PySide6.QtTest import QTest
+
+    deadline = time.monotonic() + timeout_s
+    while win.file_actions.opening and time.monotonic() < deadline:
+        QTest.qWait(5)
+    return not win.file_actions.opening
+
+
 def card(win: MainWindow, key: str) -> str:
     return win.results.cards.cards[key].value.text()
 

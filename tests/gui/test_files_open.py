@@ -20,7 +20,7 @@ from core.files.fetch import FetchLimits
 from core.files.io import parse_document
 from gui.main import main as rigforge_main
 from gui.views.main_window import MainWindow
-from tests.gui.conftest import WindowFactory
+from tests.gui.conftest import WindowFactory, open_in_window, wait_open_ended
 
 EXAMPLES = resources.files("resources.examples")
 COMPARISON = EXAMPLES.joinpath("three-way-comparison.json").read_bytes()
@@ -58,6 +58,7 @@ def drop(win: MainWindow, path: Path) -> bool:
         QPointF(50, 50), action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     QApplication.sendEvent(win, event)
+    assert wait_open_ended(win)  # opened or refused
     return True
 
 
@@ -134,12 +135,14 @@ def test_bad_file_names_the_problem_and_leaves_build_untouched(
     assert window.document.path is None
 
 
-def test_open_recent_lists_persists_and_reopens(window: MainWindow, tmp_path: Path) -> None:
+def test_open_recent_lists_persists_and_reopens(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
     first, second = tmp_path / "one.json", tmp_path / "three.json"
     first.write_bytes(SINGLE)
     second.write_bytes(COMPARISON)
-    assert window.file_actions.open_path(first)
-    assert window.file_actions.open_path(second)
+    assert open_in_window(qtbot, window, first, ask=True)
+    assert open_in_window(qtbot, window, second, ask=True)
     menu = window.file_actions.recent_menu
     names = [a.text() for a in menu.actions() if a.data()]
     assert names == ["&1 three.json", "&2 one.json"]
@@ -147,6 +150,7 @@ def test_open_recent_lists_persists_and_reopens(window: MainWindow, tmp_path: Pa
     opened_one = parse_document(SINGLE, window.session_view_model.catalog).session.builds[0]
     [action] = [a for a in menu.actions() if a.data() == str(first.resolve())]
     action.trigger()
+    qtbot.waitUntil(lambda: not window.file_actions.opening, timeout=10_000)
     assert window.session_view_model.build == opened_one
     assert window.document.path == first.resolve()
     first.unlink()
@@ -157,12 +161,14 @@ def test_open_recent_lists_persists_and_reopens(window: MainWindow, tmp_path: Pa
     assert [a.data() for a in menu.actions() if a.data()] == [str(second.resolve())]
 
 
-def test_recent_files_persist_in_settings(make_window: WindowFactory, tmp_path: Path) -> None:
+def test_recent_files_persist_in_settings(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
     path = tmp_path / "one.json"
     path.write_bytes(SINGLE)
     store = tmp_path / "rigforge.ini"
     win = make_window(store=QSettings(str(store), QSettings.Format.IniFormat))
-    assert win.file_actions.open_path(path)
+    assert open_in_window(qtbot, win, path, ask=True)
     again = make_window(
         store=QSettings(str(store), QSettings.Format.IniFormat),
         autosave_dir=tmp_path / "autosave2",
@@ -303,6 +309,7 @@ def test_command_line_file_opens(
 
     def inspect_and_quit() -> None:
         win = shown_window()
+        assert wait_open_ended(win)  # the file opens behind the shown window
         seen["build"], seen["path"] = win.session_view_model.build, win.document.path
         seen["error"] = win.file_actions.message_box
         win.close()
@@ -326,6 +333,7 @@ def test_command_line_bad_file_shows_message(
 
     def inspect_and_quit() -> None:
         win = shown_window()
+        assert wait_open_ended(win)
         box = win.file_actions.message_box
         seen["text"] = box.text() if box is not None else ""
         win.close()
@@ -354,7 +362,7 @@ def test_status_bar_names_the_opened_documents_verdict(
     assert window.results.banner.severity == "fail"
     path = tmp_path / "one.json"
     path.write_bytes(SINGLE)
-    assert window.file_actions.open_path(path, ask=False)
+    assert open_in_window(qtbot, window, path)
     headline = build_verdict(window.analysis_view_model.analysis).headline
     assert not headline.startswith("Won't work")
     qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(headline))

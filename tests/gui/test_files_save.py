@@ -13,7 +13,7 @@ from core.models.build import Build
 from gui.app import offer_recovery
 from gui.views import dialogs
 from gui.views.main_window import MainWindow
-from tests.gui.conftest import WindowFactory, put_build
+from tests.gui.conftest import WindowFactory, open_in_window, put_build
 
 SINGLE = resources.files("resources.examples").joinpath("single-rtx-4090.json").read_bytes()
 
@@ -70,6 +70,7 @@ def test_save_failure_is_reported_and_keeps_changes(window: MainWindow, tmp_path
     ],
 )
 def test_close_with_changes_asks(
+    qtbot: QtBot,
     make_window: WindowFactory,
     user_dirs: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -80,7 +81,7 @@ def test_close_with_changes_asks(
     win = make_window()
     path = user_dirs / "doc.json"
     path.write_bytes(SINGLE)
-    assert win.file_actions.open_path(path)
+    assert open_in_window(qtbot, win, path, ask=True)
     new = edited(win.session_view_model.build)
     put_build(win, new)
     asked: list[str] = []
@@ -108,7 +109,7 @@ def test_autosave_then_recover_after_crash(
     crashed = make_window(autosave_interval_ms=20)
     path = user_dirs / "doc.json"
     path.write_bytes(SINGLE)
-    assert crashed.file_actions.open_path(path)
+    assert open_in_window(qtbot, crashed, path, ask=True)
     new = edited(crashed.session_view_model.build)
     autosave = crashed.autosave
     assert autosave is not None

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from core.text.checks import check_title
 from gui.views.main_window import MainWindow
-from tests.gui.conftest import card
+from tests.gui.conftest import card, open_in_window
 
 
 def test_choosing_a_gpu_updates_throughput_and_cost(window: MainWindow) -> None:
@@ -91,14 +91,16 @@ def test_size_psu_for_me_and_refused_edit_changes_nothing(window: MainWindow) ->
     assert "Not changed" in window.statusBar().currentMessage()
 
 
-def test_workload_and_settings_are_saved_and_reopened(window: MainWindow, tmp_path: Path) -> None:
+def test_workload_and_settings_are_saved_and_reopened(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
     window.workload_editor.preset.setCurrentIndex(window.workload_editor.preset.findData("vgg16"))
     window.workload_editor._on_preset_activated(window.workload_editor.preset.currentIndex())
     window.workload_editor.batch.setValue(32)
     target = tmp_path / "b.json"
     assert window.file_actions.save_as(target)
     window.workload_editor.batch.setValue(16)
-    assert window.file_actions.open_path(target, ask=False)
+    assert open_in_window(qtbot, window, target)
     workload = window.session_view_model.workload
     assert workload is not None and workload.preset_id == "vgg16"
     assert workload.batch_size == 32

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 import gui.viewmodels.analysis_cache as cache_module
 from core.files.io import parse_document
@@ -15,7 +16,7 @@ from core.models.analysis import Analysis
 from core.workloads import find_preset, make_workload
 from gui.views.main_window import MainWindow
 from gui.views.parts_panel import COLUMNS, PRICE_COLUMN
-from tests.gui.conftest import WindowFactory, write_overrides
+from tests.gui.conftest import WindowFactory, open_in_window, write_overrides
 
 SOURCE_COLUMN = len(COLUMNS) - 1
 
@@ -32,7 +33,7 @@ def _file_with_workload(tmp_path: Path) -> Path:
 
 
 def test_open_analyses_each_build_once_and_emits_once(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = _file_with_workload(tmp_path)
     expected = parse_document(path.read_bytes(), window.session_view_model.catalog).session
@@ -48,7 +49,7 @@ def test_open_analyses_each_build_once_and_emits_once(
     monkeypatch.setattr(cache_module, "analyze", counted)
     emitted: list[Analysis] = []
     window.analysis_view_model.analysis_changed.connect(emitted.append)
-    assert window.file_actions.open_path(path)
+    assert open_in_window(qtbot, window, path, ask=True)
     assert len(calls) == len(expected.builds)  # 3 builds, 3 analyses
     assert len(emitted) == 1
     assert emitted[0].build == expected.build
@@ -56,7 +57,7 @@ def test_open_analyses_each_build_once_and_emits_once(
 
 
 def test_a_64_build_file_runs_one_analysis_per_build(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     document = json.loads(COMPARISON.read_text("utf-8"))
     builds = [dict(document["builds"][i % 3], name=f"variant {i}") for i in range(64)]
@@ -66,7 +67,7 @@ def test_a_64_build_file_runs_one_analysis_per_build(
     calls: list[object] = []
     real = cache_module.analyze
     monkeypatch.setattr(cache_module, "analyze", lambda *a, **k: calls.append(a) or real(*a, **k))
-    assert window.file_actions.open_path(path)
+    assert open_in_window(qtbot, window, path, ask=True)
     assert len(calls) == 64
     window.workspace.setCurrentIndex(1)  # Compare: every build shown, none analysed again
     assert len(window.workspace.comparison.state.analyses) == 64

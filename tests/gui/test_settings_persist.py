@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
 
 from core.prices.currency import load_currency_table
 from gui.viewmodels.settings import SettingsViewModel
 from gui.views.main_window import MainWindow
 from gui.views.workspace_tabs import COMPARE_TAB
-from tests.gui.conftest import WindowFactory, card
+from tests.gui.conftest import WindowFactory, card, open_in_window
 
 COMPARISON = resources.files("resources.examples").joinpath("three-way-comparison.json")
 
@@ -44,7 +45,7 @@ def test_settings_survive_a_restart(make_window: WindowFactory, tmp_path: Path) 
 
 
 def test_opening_a_file_never_writes_preferences(
-    make_window: WindowFactory, tmp_path: Path
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:
     path = tmp_path / "settings.json"
     win = make_window(settings_path=path)
@@ -56,7 +57,7 @@ def test_opening_a_file_never_writes_preferences(
     document["settings"] = {"circuit": "uk-230v-13a", "electricity_usd_per_kwh": 0.41}
     file = tmp_path / "theirs.json"
     file.write_text(json.dumps(document), "utf-8")
-    assert win.file_actions.open_path(file)
+    assert open_in_window(qtbot, win, file, ask=True)
     # the document's settings are the file's …
     assert win.session_view_model.settings.circuit == "uk-230v-13a"
     assert win.session_view_model.settings.electricity_usd_per_kwh == 0.41

@@ -82,6 +82,50 @@ def _m2(slots: int, drives: int) -> Callable[[dict[str, Any]], None]:
     return change
 
 
+def lane_chain(
+    slots: int = 14,
+    m2: int = 14,
+    gpus: int = 16,
+    drives: int = 6,
+    builds: int = 1,
+    *,
+    own_slot: bool = False,
+) -> Callable[[dict[str, Any]], None]:
+    """A board with ``slots`` x16 slots where slot N drops to 0 lanes when slot N-1 is
+    populated (the way real boards share lanes), ``m2`` M.2 slots, one-slot-wide GPUs:
+    legal in every field, and the shape that made an exhaustive placement search walk
+    every smaller GPU set × every M.2 set (29.75 million placements for 14/14/16/6).
+    ``own_slot`` adds a rule naming the slot it is on (refused)."""
+
+    def change(document: dict[str, Any]) -> None:
+        build = document["builds"][0]
+        board = _board(document)
+        board["pcie_slots"] = [
+            {
+                "id": f"S{i}",
+                "position": i,
+                "gen": 5,
+                "lanes": 16,
+                "attached_to": "cpu",
+                "lane_rules": [{"when_populated": f"S{i - 1}", "lanes": 0}] * (i > 1)
+                + [{"when_populated": f"S{i}", "lanes": 0}] * own_slot,
+            }
+            for i in range(1, slots + 1)
+        ]
+        board["m2_slots"] = [
+            {"id": f"M{i}", "gen": 5, "lanes": 4, "attached_to": "cpu", "lane_rules": []}
+            for i in range(1, m2 + 1)
+        ]
+        _gpu(document)["slot_width"] = 1
+        build["gpu_count"] = gpus
+        build["drives"] = [{**build["drives"][0], "count": drives}]
+        if builds > 1:
+            document["builds"] = [{**build, "name": f"lane chain {i}"} for i in range(builds)]
+            document["kind"] = "comparison"
+
+    return change
+
+
 def _gpu_field(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
     def change(document: dict[str, Any]) -> None:
         _gpu(document)[field] = value
@@ -192,6 +236,10 @@ def document_cases() -> list[Case]:
         Case("m2-40-slots-20-drives", "refused", _doc(_m2(40, 20))),
         Case("m2-16-slots-24-drives", "opens", _doc(_m2(16, 24))),
         Case("m2-16-slots-12-drives", "opens", _doc(_m2(16, 12))),
+        Case("lane-chain-14-slots", "opens", _doc(lane_chain())),
+        Case("lane-chain-8-slots", "opens", _doc(lane_chain(slots=8, m2=8))),
+        Case("lane-rule-names-own-slot", "refused", _doc(lane_chain(own_slot=True))),
+        Case("lane-chain-64-builds", "opens", _doc(lane_chain(builds=64))),
         Case("float-max", "refused", _doc(_gpu_field("fp32_tflops", 1.7e308))),
         Case("float-min", "refused", _doc(_gpu_field("memory_bandwidth_gb_s", 5e-324))),
         Case("float-min-tflops", "refused", _doc(_gpu_field("tensor_tflops", {"fp16": 5e-324}))),

@@ -29,7 +29,7 @@ from gui.viewmodels.session import default_workload
 from gui.views import dialogs
 from gui.workers.url_loader import UrlLoader
 from tests.core import check_parts as parts
-from tests.gui.conftest import WindowFactory
+from tests.gui.conftest import WindowFactory, open_in_window
 from tests.hostile.corpus import VALID
 from tests.hostile.limits import bounded
 from tests.servers.raw_http import raw_server
@@ -99,7 +99,7 @@ def test_cli_check_names_an_analysis_failure_without_traceback(
 
 
 def test_open_of_a_file_that_cannot_be_analysed_keeps_the_previous_document(
-    make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     win = make_window()
     before, title = win.session_view_model.session, win.windowTitle()
@@ -109,7 +109,7 @@ def test_open_of_a_file_that_cannot_be_analysed_keeps_the_previous_document(
         "gui.viewmodels.analysis_cache.analyze",
         lambda *a, **k: (_ for _ in ()).throw(AnalysisFailed("numbers too large")),
     )
-    assert not win.file_actions.open_path(path, ask=False)
+    assert not open_in_window(qtbot, win, path)
     assert win.session_view_model.session == before
     assert win.windowTitle() == title  # not the new title over the old results
     box = win.file_actions.message_box

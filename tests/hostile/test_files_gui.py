@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from core.files.fetch import FetchLimits
 from gui.views.main_window import MainWindow
 from gui.views.workspace_tabs import COMPARE_TAB, SUGGEST_TAB
-from tests.gui.conftest import WindowFactory
+from tests.gui.conftest import WindowFactory, open_in_window, wait_open_ended
 from tests.hostile.corpus import MARKUP, Case, document_cases, hf_config_cases
 from tests.hostile.limits import bounded
 
@@ -56,11 +56,11 @@ def _assert_outcome(win: MainWindow, case: Case, before: object, opened: bool) -
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_file_open(window: MainWindow, case: Case, tmp_path: Path) -> None:
+def test_file_open(qtbot: QtBot, window: MainWindow, case: Case, tmp_path: Path) -> None:
     path = case.path(tmp_path)
     before = window.session_view_model.session
     with bounded():
-        opened = window.file_actions.open_path(path, ask=False)
+        opened = open_in_window(qtbot, window, path)
     _assert_outcome(window, case, before, opened)
 
 
@@ -77,6 +77,7 @@ def _drop(win: MainWindow, path: Path) -> None:
         QPointF(50, 50), action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     QApplication.sendEvent(win, drop)
+    assert wait_open_ended(win)  # opened or refused
 
 
 DROPPED = [c for c in CASES if c.name != "missing-file"]
@@ -110,6 +111,7 @@ def test_open_from_url(
         assert loader is not None
         qtbot.waitUntil(lambda: not loader.isRunning(), timeout=5000)
         qtbot.waitUntil(lambda: window.file_actions.progress_dialog is None, timeout=5000)
+        qtbot.waitUntil(lambda: not window.file_actions.opening, timeout=5000)
     opened = window.file_actions.message_box is None
     _assert_outcome(window, case, before, opened)
 
@@ -185,7 +187,7 @@ def test_markup_from_a_file_is_never_rendered(
     window: MainWindow, tmp_path: Path, qtbot: QtBot
 ) -> None:
     case = next(c for c in CASES if c.name == "markup-everywhere")
-    assert window.file_actions.open_path(case.path(tmp_path), ask=False)
+    assert open_in_window(qtbot, window, case.path(tmp_path))
     window.session_view_model.add_build()  # two builds: Compare has rows and a legend
     window.session_view_model.select_build(0)  # the Build tab shows the hostile one
     for tab in (COMPARE_TAB, SUGGEST_TAB, 0):

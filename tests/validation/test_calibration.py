@@ -208,3 +208,21 @@ def test_older_kernel_speed_is_the_median_of_lambdas_paired_one_gpu_runs() -> No
     mid = len(pairs) // 2
     median = pairs[mid] if len(pairs) % 2 else (pairs[mid - 1] + pairs[mid]) / 2
     assert FITTED.older_kernels_speed == pytest.approx(median, abs=1e-4)
+
+
+def test_each_row_is_predicted_as_if_alone() -> None:
+    """The report predicts each distinct run once and reuses it for rows that repeat it;
+    every row still gets its own run's prediction (rows that differ only in GPU count,
+    batch or notes never share one)."""
+    from core.validation.calibration import resolve
+    from core.validation.report import predict_row
+
+    catalog = load_catalog()
+    rows = load_rows()
+    doubled = build_report(rows + rows, catalog, FITTED)
+    by_line = {d["line"]: d for d in doubled["details"]}
+    for row in rows:
+        resolved = resolve(row, catalog)
+        assert not isinstance(resolved, str)
+        assert by_line[row.index]["predicted"] == predict_row(resolved, FITTED)
+    assert len(doubled["details"]) == 2 * len(rows)

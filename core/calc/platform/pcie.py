@@ -3,10 +3,10 @@
 Slot assignment searches every placement of the GPUs in the board's x16-sized
 slots (a card ``w`` slots wide at position ``p`` covers ``p .. p+w-1``, so the
 next card sits at ``p+w`` or lower) and every choice of M.2 slots for the NVMe
-drives (greedy for the drives when there are thousands of choices), applies the board's lane
-rules for that population, and keeps the best
+drives, applies the board's lane rules for that population, and keeps the best
 by, in order: GPUs with a usable link, drives placed, total GPU bandwidth, the
-weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, top-most slots.
+weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, top-most slots. The search
+is bounded (``PLACEMENT_BUDGET``): past it the drives, then the GPUs, are placed greedily.
 
 Per-lane rates: ``core.models.pcie.GB_S_PER_LANE``.
 Assumptions: every GPU has a full x16 edge connector (open-ended short slots are
@@ -24,7 +24,14 @@ from core.catalog.catalog import Catalog
 from core.models.build import Build
 from core.models.checks import BuildField, Check, Fix, FixValue
 from core.models.parts import CPU, Drive, M2Slot, Motherboard, PcieGen, PcieSlot
-from core.models.pcie import Attach, DriveLink, GpuLink, PcieAssignment, link_bandwidth_gb_s
+from core.models.pcie import (
+    GB_S_PER_LANE,
+    Attach,
+    DriveLink,
+    GpuLink,
+    PcieAssignment,
+    link_bandwidth_gb_s,
+)
 
 M2_NVME_LANES = 4
 WEAK_LINK_GEN3_LANES = 8.0
@@ -88,10 +95,20 @@ def _fits(positions: tuple[int, ...], width: int) -> bool:
 
 Score = tuple[float, ...]
 
-EXHAUSTIVE_PLACEMENTS = 4096
-"""Above this many (GPU set, M.2 set) pairs for the largest GPU count, each GPU set gets one
-M.2 set chosen greedily instead of all of them, so a board with many M.2 slots stays fast
-(16 slots and 8 drives would be 12,870 M.2 sets per GPU placement)."""
+PLACEMENT_BUDGET = 256
+"""Placements (GPU set + M.2 set) one search may evaluate, across every GPU count it tries
+(the catalog's boards need at most 210: they are always searched exhaustively).
+A GPU count whose every (GPU set, M.2 set) pair fits the budget left is searched
+exhaustively; else each GPU set gets one M.2 set chosen greedily; else the GPUs are placed
+greedily and improved by single-slot swaps. A board with many M.2 slots or many x16 slots
+with lane-sharing rules stays fast (16 M.2 slots and 8 drives: 12,870 M.2 sets per GPU
+placement; 14 x16 slots: 16,383 GPU sets of all sizes)."""
+
+EXHAUSTIVE_PLACEMENTS = PLACEMENT_BUDGET
+"""Former name of :data:`PLACEMENT_BUDGET`."""
+
+SWAP_PASSES = 8
+"""Improvement passes of the greedy fallback (each tries every single-slot swap)."""
 
 
 def _greedy_m2_set(
@@ -114,17 +131,21 @@ def _greedy_m2_set(
     return tuple(sorted(m2_slots, key=preference)[:count])
 
 
-def _evaluate(
+Placement = tuple[tuple[PcieSlot, ...], tuple[M2Slot, ...]]
+"""A GPU set and an M.2 set: what the search compares (links are built for the best only)."""
+
+
+def _raw_links(
     build: Build,
     gpu_set: tuple[PcieSlot, ...],
     m2_set: tuple[M2Slot, ...],
     drives: tuple[Drive, ...],
-    width: int,
-) -> tuple[Score, tuple[GpuLink, ...], tuple[DriveLink, ...]]:
+) -> tuple[list[tuple[PcieSlot, PcieGen, int]], list[tuple[M2Slot, Drive, PcieGen, int]]]:
+    """(slot, gen, lanes) of each GPU with a usable link; (slot, drive, gen, lanes) of each
+    placed drive, fastest drive in the best slot."""
     populated = frozenset(s.id for s in gpu_set) | frozenset(m.id for m in m2_set)
-    gpu, cpu_gen = build.gpu, build.cpu.pcie_gen
-    gpu_links: list[GpuLink] = []
-    riser = build.riser
+    gpu, cpu_gen, riser = build.gpu, build.cpu.pcie_gen, build.riser
+    gpus: list[tuple[PcieSlot, PcieGen, int]] = []
     for slot in gpu_set:
         lanes = min(_lanes(slot, populated), gpu.pcie_lanes)
         if riser is not None:
@@ -134,80 +155,174 @@ def _evaluate(
         gen = _gen(gpu.pcie_gen, slot.gen, slot.attached_to, cpu_gen)
         if riser is not None:
             gen = min(gen, riser.pcie_gen)
-        gpu_links.append(
-            GpuLink(
-                gpu=len(gpu_links) + 1,
-                slot_id=slot.id,
-                position=slot.position,
-                slot_width=width,
-                gen=gen,
-                lanes=lanes,
-                attached_to=slot.attached_to,
-                bandwidth_gb_s=link_bandwidth_gb_s(gen, lanes),
-            )
-        )
-    drive_links: list[DriveLink] = []
-    usable = [m for m in m2_set if _lanes(m, populated) > 0]
-    usable.sort(key=lambda m: (m.attached_to != "cpu", -m.gen, -_lanes(m, populated)))
+        gpus.append((slot, gen, lanes))
+    usable = [(m, lanes) for m in m2_set if (lanes := _lanes(m, populated)) > 0]
+    usable.sort(key=lambda ml: (ml[0].attached_to != "cpu", -ml[0].gen, -ml[1]))
     ordered = sorted(drives, key=lambda d: -(d.pcie_gen or 0))
-    for m2, drive in zip(usable, ordered, strict=False):
-        lanes = min(_lanes(m2, populated), M2_NVME_LANES)
-        gen = _gen(drive.pcie_gen or m2.gen, m2.gen, m2.attached_to, cpu_gen)
-        drive_links.append(
-            DriveLink(
-                drive_id=drive.id,
-                slot_id=m2.id,
-                gen=gen,
-                lanes=lanes,
-                attached_to=m2.attached_to,
-                bandwidth_gb_s=link_bandwidth_gb_s(gen, lanes),
-            )
-        )
-    bandwidths = [g.bandwidth_gb_s for g in gpu_links]
+    placed = [
+        (m2, drive, _gen(drive.pcie_gen or m2.gen, m2.gen, m2.attached_to, cpu_gen), lanes)
+        for (m2, lanes), drive in zip(usable, ordered, strict=False)
+    ]
+    return gpus, [(m2, drive, gen, min(lanes, M2_NVME_LANES)) for m2, drive, gen, lanes in placed]
+
+
+def _evaluate(
+    build: Build,
+    gpu_set: tuple[PcieSlot, ...],
+    m2_set: tuple[M2Slot, ...],
+    drives: tuple[Drive, ...],
+) -> tuple[Score, Placement]:
+    gpus, placed = _raw_links(build, gpu_set, m2_set, drives)
+    bandwidths = [GB_S_PER_LANE[gen] * lanes for _slot, gen, lanes in gpus]
     score: Score = (
-        len(gpu_links),
-        len(drive_links),
+        len(gpus),
+        len(placed),
         # The slowest GPU link bounds data-parallel all-reduce, so balance beats total:
         # x8/x8 on the CPU is preferred to x16 + x4 behind the chipset.
         round(min(bandwidths, default=0.0), 3),
-        sum(g.attached_to == "cpu" for g in gpu_links),
+        sum(slot.attached_to == "cpu" for slot, _gen, _lanes in gpus),
         round(sum(bandwidths), 3),
-        round(sum(d.bandwidth_gb_s for d in drive_links), 3),
+        round(sum(GB_S_PER_LANE[gen] * lanes for _m2, _drive, gen, lanes in placed), 3),
         -sum(s.position for s in gpu_set),
     )
-    return score, tuple(gpu_links), tuple(drive_links)
+    return score, (gpu_set, m2_set)
+
+
+def _links(
+    build: Build, placement: Placement, drives: tuple[Drive, ...], width: int
+) -> tuple[tuple[GpuLink, ...], tuple[DriveLink, ...]]:
+    gpus, placed = _raw_links(build, *placement, drives)
+    gpu_links = tuple(
+        GpuLink(
+            gpu=number,
+            slot_id=slot.id,
+            position=slot.position,
+            slot_width=width,
+            gen=gen,
+            lanes=lanes,
+            attached_to=slot.attached_to,
+            bandwidth_gb_s=link_bandwidth_gb_s(gen, lanes),
+        )
+        for number, (slot, gen, lanes) in enumerate(gpus, start=1)
+    )
+    drive_links = tuple(
+        DriveLink(
+            drive_id=drive.id,
+            slot_id=m2.id,
+            gen=gen,
+            lanes=lanes,
+            attached_to=m2.attached_to,
+            bandwidth_gb_s=link_bandwidth_gb_s(gen, lanes),
+        )
+        for m2, drive, gen, lanes in placed
+    )
+    return gpu_links, drive_links
+
+
+def _greedy_gpu_set(slots: tuple[PcieSlot, ...], size: int, width: int) -> tuple[PcieSlot, ...]:
+    """Up to ``size`` slots taken best-first (CPU-attached, widest, newest, top-most), each
+    only where it fits beside those taken and leaves every taken slot some lanes."""
+
+    def preference(slot: PcieSlot) -> tuple[bool, int, int, int]:
+        return (slot.attached_to != "cpu", -slot.lanes, -slot.gen, slot.position)
+
+    chosen: list[PcieSlot] = []
+    for slot in sorted(slots, key=preference):
+        if len(chosen) == size:
+            break
+        trial = sorted((*chosen, slot), key=lambda s: s.position)
+        populated = frozenset(s.id for s in trial)
+        if _fits(tuple(s.position for s in trial), width) and all(
+            _lanes(s, populated) > 0 for s in trial
+        ):
+            chosen = trial
+    return tuple(chosen)
+
+
+def _greedy_search(
+    build: Build,
+    slots: tuple[PcieSlot, ...],
+    size: int,
+    width: int,
+    drives: tuple[Drive, ...],
+    m2_count: int,
+) -> tuple[Score, Placement]:
+    """A greedy placement improved by single-slot swaps and additions while they score
+    better (at most :data:`SWAP_PASSES` passes, each a few hundred evaluations at most)."""
+    m2_slots = build.motherboard.m2_slots
+
+    def evaluate(gpu_set: tuple[PcieSlot, ...]) -> tuple[Score, Placement]:
+        m2_set = _greedy_m2_set(m2_slots, gpu_set, m2_count)
+        return _evaluate(build, gpu_set, m2_set, drives)
+
+    current = _greedy_gpu_set(slots, size, width)
+    best = evaluate(current)
+    for _ in range(SWAP_PASSES):
+        improved = False
+        taken = {s.id for s in current}
+        free = [s for s in slots if s.id not in taken]
+        moves = [
+            tuple(sorted((*(c for c in current if c.id != out.id), into), key=_position))
+            for out in current
+            for into in free
+        ]
+        if len(current) < size:
+            moves += [tuple(sorted((*current, into), key=_position)) for into in free]
+        for move in moves:
+            if not _fits(tuple(s.position for s in move), width):
+                continue
+            result = evaluate(move)
+            if result[0] > best[0]:
+                best, current, improved = result, move, True
+        if not improved:
+            break
+    return best
+
+
+def _position(slot: PcieSlot) -> int:
+    return slot.position
 
 
 def assign_pcie(build: Build) -> PcieAssignment:
-    """Place the GPUs, then the M.2 NVMe drives, for the best links under the lane rules."""
+    """Place the GPUs, then the M.2 NVMe drives, for the best links under the lane rules.
+
+    Work is bounded by :data:`PLACEMENT_BUDGET` whatever the board holds.
+    """
     board = build.motherboard
     width = gpu_slot_width(build)
     slots = gpu_slots(board) if build.gpu.form_factor == "pcie" else ()
     drives = m2_nvme_drives(build)
     fitting = max_gpus_by_geometry(board, width) if slots else 0
     m2_count = min(len(drives), len(board.m2_slots))
-    exhaustive = (
-        math.comb(len(board.m2_slots), m2_count)
-        * math.comb(len(slots), min(build.gpu_count, fitting, len(slots)))
-        <= EXHAUSTIVE_PLACEMENTS
-    )
-    best: tuple[Score, tuple[GpuLink, ...], tuple[DriveLink, ...]] | None = None
+    m2_sets = math.comb(len(board.m2_slots), m2_count)
+    budget = PLACEMENT_BUDGET
+    best: tuple[Score, Placement] | None = None
     for size in range(min(build.gpu_count, fitting), 0, -1):
-        for gpu_set in combinations(slots, size):
-            if not _fits(tuple(s.position for s in gpu_set), width):
-                continue
-            m2_sets = (
-                combinations(board.m2_slots, m2_count)
-                if exhaustive
-                else (_greedy_m2_set(board.m2_slots, gpu_set, m2_count),)
-            )
-            for m2_set in m2_sets:
-                result = _evaluate(build, gpu_set, m2_set, drives, width)
-                if best is None or result[0] > best[0]:
-                    best = result
+        gpu_sets = math.comb(len(slots), size)
+        if gpu_sets * m2_sets <= budget or gpu_sets <= budget:
+            exhaustive_m2 = gpu_sets * m2_sets <= budget
+            budget -= gpu_sets * (m2_sets if exhaustive_m2 else 1)
+            for gpu_set in combinations(slots, size):
+                if not _fits(tuple(s.position for s in gpu_set), width):
+                    continue
+                for m2_set in (
+                    combinations(board.m2_slots, m2_count)
+                    if exhaustive_m2
+                    else (_greedy_m2_set(board.m2_slots, gpu_set, m2_count),)
+                ):
+                    result = _evaluate(build, gpu_set, m2_set, drives)
+                    if best is None or result[0] > best[0]:
+                        best = result
+        else:
+            # Too many sets to try: a greedy placement of up to ``size`` GPUs, improved by
+            # swaps, covers this size and every smaller one.
+            result = _greedy_search(build, slots, size, width, drives, m2_count)
+            if best is None or result[0] > best[0]:
+                best = result
+            break
         if best is not None and best[0][0] == size:
             break  # a smaller set cannot place more GPUs
-    gpu_links, drive_links = (best[1], best[2]) if best else ((), ())
+    gpu_links, drive_links = _links(build, best[1], drives, width) if best else ((), ())
     placed_ids = [d.drive_id for d in drive_links]
     unplaced = [d.id for d in drives]
     for drive_id in placed_ids:
