@@ -2,7 +2,9 @@
 
 Figures: cold start to the first painted window (with a bare PySide6 window as
 the baseline), one full analysis, edit-to-repaint in the GUI, the whole-catalog
-suggest, PDF export of one build, opening a large comparison file.
+suggest, PDF export of one build, opening a large comparison file, the slowest
+analysis of adversarial boards and the window's open of 64 of them, and
+``rigforge validate`` rows per second on long files.
 
 A piece that is not available yet reports ``null`` with the reason under
 ``"missing"``; no figure is ever estimated. Pieces that live in their own
@@ -207,6 +209,8 @@ PIECES: dict[str, Callable[[int], Figures]] = {
     "suggest_whole_catalog": bench_suggest_figures,
     "pdf_export_one_build": _module_measure("bench_pdf", "PDF export (not yet available)"),
     "open_large_comparison": bench_open_comparison,
+    "hostile_inputs": _module_measure("bench_hostile", "adversarial boards and files"),
+    "validate_rows_per_s": _module_measure("bench_validate", "validate on long files"),
 }
 
 

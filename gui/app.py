@@ -52,6 +52,8 @@ def offer_recovery(window: MainWindow) -> None:
         if error is not None:
             window.file_actions.show_error("Cannot recover", error)
             autosave.discard()
+        elif autosave.notice:
+            window.statusBar().showMessage(autosave.notice, 15000)
     else:
         autosave.discard()
 

@@ -54,11 +54,18 @@ def build_parser(extra_modules: Sequence[ModuleType] = ()) -> argparse.ArgumentP
     return parser
 
 
-_CONTROLS = {
-    code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 0x0A
-} | {0x09: "\t"}
-"""Control characters other than newline and tab, shown as escapes: a build name or a
-feed's source text must not move the cursor, recolour or retitle the user's terminal."""
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+"""Bidirectional formatting characters (Unicode UAX #9: ALM, LRM, RLM, the embeddings and
+overrides U+202A-U+202E, the isolates U+2066-U+2069): they reorder what a terminal shows
+around them ("Trojan Source", CVE-2021-42574)."""
+_CONTROLS = (
+    {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 0x0A}
+    | {0x09: "\t"}
+    | {code: f"\\u{code:04x}" for code in _BIDI}
+)
+"""Control characters other than newline and tab, and bidirectional formatting
+characters, shown as escapes: a build name or a feed's source text must not move the
+cursor, recolour, retitle or reorder the user's terminal."""
 
 
 class _Printable(io.TextIOBase):

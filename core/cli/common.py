@@ -63,20 +63,19 @@ def priced_catalog(cache_dir: Path | None, overrides: Path | None) -> Catalog:
 
     from core.prices.models import Rejection
     from core.prices.store import load_priced_catalog
-    from core.text.cost import rejection_text
+    from core.text.cost import rejection_lines
 
     rejected: list[Rejection] = []
-    catalog = load_priced_catalog(cache_dir, overrides, rejected)
+    notes: list[str] = []
+    catalog = load_priced_catalog(cache_dir, overrides, rejected, notes)
     if overrides is not None and not overrides.exists():
         print(
             f"rigforge: note: the price overrides file {str(overrides)!r} does not exist; "
             "none applied",
             file=sys.stderr,
         )
-    for rejection in rejected:
-        print(
-            f"rigforge: note: price override ignored: {rejection_text(rejection)}", file=sys.stderr
-        )
+    for line in [*notes, *rejection_lines(rejected, "price override ignored: ")]:
+        print(f"rigforge: note: {line}", file=sys.stderr)
     return catalog
 
 

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from core.cli.types import past_date, price, seconds
 from core.errors import RigForgeError, validation_message
 from core.prices.models import FeedEntry
-from core.prices.store import load_priced_catalog, user_cache_dir, user_overrides_path
+from core.prices.store import user_cache_dir, user_overrides_path
 
 NAME = "prices"
 HELP = "Update part prices from a JSON price feed, show them, or override one part's price."
@@ -89,9 +89,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
+    from core.cli.common import priced_catalog
     from core.text.parts import fmt_price
 
-    priced = load_priced_catalog(cache_dir, overrides)
+    priced = priced_catalog(cache_dir, overrides)  # says on stderr what it set aside
     rows = []
     for part in priced.parts(args.category):
         origin = priced.price_origins.get(part.id, "catalog")

@@ -16,9 +16,8 @@ from core.cli.common import (
     with_lora,
 )
 from core.cli.types import number, whole
-from core.models.build import MAX_GPUS
 from core.models.settings import CircuitId
-from core.models.suggest import PlatformFamily, Reason
+from core.models.suggest import MAX_BUDGET_USD, MAX_SUGGEST_GPUS, PlatformFamily, Reason
 from core.models.workload import MAX_BATCH, Optimizer, Precision, Task
 
 NAME = "suggest"
@@ -27,8 +26,10 @@ HELP = "Search the catalog for the builds with the best cost per throughput with
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workload", required=True, help="workload preset name or alias")
-    parser.add_argument("--budget", type=number(1, 1e8), required=True, help="budget in USD")
-    parser.add_argument("--max-gpus", type=whole(1, MAX_GPUS), default=8)
+    parser.add_argument(
+        "--budget", type=number(1, MAX_BUDGET_USD), required=True, help="budget in USD"
+    )
+    parser.add_argument("--max-gpus", type=whole(1, MAX_SUGGEST_GPUS), default=MAX_SUGGEST_GPUS)
     parser.add_argument("--circuit", choices=get_args(CircuitId))
     parser.add_argument(
         "--max-wall-w", type=number(0, 100_000, low_open=True), help="cap on wall power, W"

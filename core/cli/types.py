@@ -28,11 +28,18 @@ def number(low: float, high: float, *, low_open: bool = False) -> Callable[[str]
             raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if value < low or (low_open and value == low) or value > high:
             side = "above" if low_open else "at least"
-            raise argparse.ArgumentTypeError(f"{text} must be {side} {low:g} and at most {high:g}")
+            raise argparse.ArgumentTypeError(
+                f"{text} must be {side} {_shown(low)} and at most {_shown(high)}"
+            )
         return value
 
     parse.__name__ = "number"
     return parse
+
+
+def _shown(value: float) -> str:
+    """A limit as people write it: 100,000,000 rather than 1e+08."""
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e15 else f"{value:g}"
 
 
 def whole(low: int, high: int) -> Callable[[str], int]:

@@ -28,7 +28,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     that exists but is not a regular file (a FIFO, a device, a directory) is refused.
     Temporary files that an earlier crash left next to the target are removed.
     """
-    path = _target(Path(path))
+    path = _target(check_save_path(Path(os.path.abspath(path))))  # a command's relative path
     directory = path.parent
     _remove_orphans(path)
     try:
@@ -54,6 +54,35 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+MAX_PATH_BYTES = 4096
+MAX_NAME_BYTES = 255
+"""Linux's PATH_MAX and NAME_MAX: a longer path cannot be opened."""
+
+
+def check_save_path(path: Path) -> Path:
+    """``path`` if a document can be saved there, else ``RigForgeError`` saying why: an
+    absolute path without control characters, within the system's length limits, in a
+    folder that exists, and not an existing non-regular file. Every save target goes
+    through it, whether the user chose it or the app remembered it (autosave metadata)."""
+    text = str(path)
+    shown = "".join(c if c.isprintable() else "?" for c in text)[:120]
+    if any(not c.isprintable() for c in text):
+        raise RigForgeError(f"cannot save to {shown!r}: the path holds control characters")
+    if not path.is_absolute():
+        raise RigForgeError(f"cannot save to {shown!r}: not an absolute path")
+    encoded = os.fsencode(path)
+    if len(encoded) > MAX_PATH_BYTES or len(os.fsencode(path.name)) > MAX_NAME_BYTES:
+        raise RigForgeError(f"cannot save to {shown!r}: the path is too long")
+    if not path.name:
+        raise RigForgeError(f"cannot save to {shown!r}: it names no file")
+    if not path.parent.is_dir():
+        raise RigForgeError(
+            f"cannot save {path.name}: the folder {str(path.parent)!r} does not exist"
+        )
+    _target(path)
+    return path
 
 
 def _target(path: Path) -> Path:

@@ -92,7 +92,9 @@ def fetch(
             break
         if time.monotonic() >= deadline:
             transfer.abandon()
-            raise FetchError(_timed_out(limits.timeout_s, transfer.received))
+            raise FetchError(
+                _timed_out(limits.timeout_s, transfer.received, answered=transfer.answered)
+            )
     if transfer.error is not None:
         raise transfer.error
     assert transfer.result is not None
@@ -115,6 +117,8 @@ class _Transfer:
         self.total: int | None = None
         self.result: FetchResult | None = None
         self.error: FetchError | None = None
+        self.answered = False
+        """Whether the server's answer (status and headers) arrived."""
         self._abandoned = threading.Event()
 
     def abandon(self) -> None:
@@ -133,17 +137,22 @@ class _Transfer:
         try:
             self.result = self._download(session)
         except _Stop:
-            self.error = FetchError(_timed_out(self.limits.timeout_s, self.received))
+            self.error = FetchError(
+                _timed_out(self.limits.timeout_s, self.received, answered=self.answered)
+            )
         except FetchError as error:
             self.error = error
         except requests.Timeout:
             self.error = FetchError(_timed_out(self.limits.timeout_s, self.received))
-        except requests.ConnectionError as error:
-            self.error = FetchError(_failure(error, _host(self.url), connecting=True))
-        except requests.RequestException as error:
-            self.error = FetchError(_failure(error, _host(self.url)))
-        except Exception as error:  # urllib3 / zlib / socket errors from a broken stream
-            self.error = FetchError(_failure(error, _host(self.url)))
+        except Exception as error:  # requests / urllib3 / zlib / socket errors
+            if self.answered and _is_timeout(error):
+                # the socket's timeout is the time left: the deadline passed mid-download
+                self.error = FetchError(
+                    _timed_out(self.limits.timeout_s, self.received, answered=True)
+                )
+            else:
+                connecting = isinstance(error, requests.ConnectionError) and not self.answered
+                self.error = FetchError(_failure(error, _host(self.url), connecting=connecting))
         finally:
             session.close()
 
@@ -168,6 +177,7 @@ class _Transfer:
         raise FetchError(f"more than {self.limits.max_redirects} redirects")
 
     def _body(self, response: Any) -> FetchResult:
+        self.answered = True
         headers = dict(response.headers)
         if response.status_code == 304:
             return FetchResult(304, b"", headers)
@@ -251,10 +261,27 @@ def _server_text(text: str) -> str:
     return clean if len(clean) <= MAX_SERVER_TEXT else clean[:MAX_SERVER_TEXT] + "…"
 
 
-def _timed_out(timeout_s: float, received: int) -> str:
+def _timed_out(timeout_s: float, received: int, answered: bool = False) -> str:
     if received:
-        return f"timed out: the download took longer than {timeout_s:g} s and was stopped"
+        return (
+            f"timed out: the download took longer than {timeout_s:g} s and was stopped "
+            f"after {size_text(received)}"
+        )
+    if answered:
+        return f"timed out: the server answered but sent no data within {timeout_s:g} s"
     return f"timed out: no answer within {timeout_s:g} s"
+
+
+def _is_timeout(error: BaseException) -> bool:
+    """A socket or urllib3 read timeout, however requests wrapped it."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, TimeoutError) or "timed out" in str(current).lower():
+            return True
+        current = current.__cause__ or current.__context__
+    return "Timeout" in type(error).__name__
 
 
 def _too_big(limit: int, got: str) -> str:

@@ -13,11 +13,14 @@ from core.models.settings import CircuitId
 from core.models.workload import Workload
 
 PlatformFamily = Literal["any", "consumer", "workstation", "server"]
+MAX_BUDGET_USD = 100_000_000
+MAX_SUGGEST_GPUS = 8
+"""Limits of a search, shared by the command line and the Suggest tab's editors."""
 
 
 class SuggestRequest(Frozen):
-    budget_usd: Annotated[float, Field(gt=0, lt=100_000_000)]
-    max_gpus: Annotated[int, Field(ge=1, le=8)] = 8
+    budget_usd: Annotated[float, Field(gt=0, le=MAX_BUDGET_USD)]
+    max_gpus: Annotated[int, Field(ge=1, le=MAX_SUGGEST_GPUS)] = MAX_SUGGEST_GPUS
     circuit: CircuitId | None = None
     """Wall circuit the build must stay within; ``None`` uses the settings' circuit."""
     max_wall_w: Annotated[float, Field(gt=0)] | None = None

@@ -57,26 +57,43 @@ def check_version(version: Any, what: str, after: str = "") -> None:
         )
 
 
-def validate_feed(document: Any, catalog: Catalog, currencies: CurrencyTable) -> FeedReport:
+def validate_feed(
+    document: Any,
+    catalog: Catalog,
+    currencies: CurrencyTable,
+    *,
+    what: str = "the price feed",
+    overrides: bool = False,
+) -> FeedReport:
+    """Check a feed document entry by entry; ``what`` names it in messages. A feed dated
+    in the future is refused (its date says how fresh its prices are); the user's own
+    ``overrides`` file only carries the date it was last written, so there a future date
+    is set aside with a note."""
     if not isinstance(document, dict):
-        raise FileFormatError("the price feed is not a JSON object")
+        raise FileFormatError(f"{what} is not a JSON object")
     if document.get("format") != FEED_FORMAT:
         raise FileFormatError(f"not a price feed: 'format' must be {FEED_FORMAT!r}")
     check_version(document.get("version"), "price feed")
     prices = document.get("prices")
     if not isinstance(prices, dict):
-        raise FileFormatError("the price feed has no 'prices' object (part id → price)")
+        raise FileFormatError(f"{what} has no 'prices' object (part id → price)")
     if len(prices) > MAX_ENTRIES:
-        raise FileFormatError(f"the price feed has {len(prices)} entries; at most {MAX_ENTRIES}")
+        raise FileFormatError(f"{what} has {len(prices)} entries; at most {MAX_ENTRIES}")
     published = _date_or_none(document.get("published"))
+    notes: tuple[str, ...] = ()
     if published is not None and published > date.today():
-        raise FileFormatError(f"the price feed's 'published' date {published} is in the future")
+        future = f"{what} has a 'published' date in the future ({published})"
+        if not overrides:
+            raise FileFormatError(future)
+        notes, published = (f"{future}; the date was ignored",), None
     accepted: list[PartPrice] = []
     rejected: list[Rejection] = []
     for part_id, raw in prices.items():
         outcome = _entry(str(part_id), raw, catalog, currencies)
         (accepted if isinstance(outcome, PartPrice) else rejected).append(outcome)  # type: ignore[arg-type]
-    return FeedReport(accepted=tuple(accepted), rejected=tuple(rejected), published=published)
+    return FeedReport(
+        accepted=tuple(accepted), rejected=tuple(rejected), published=published, notes=notes
+    )
 
 
 def _entry(

@@ -93,6 +93,8 @@ class FeedReport(Frozen):
     accepted: tuple[PartPrice, ...]
     rejected: tuple[Rejection, ...]
     published: date | None = None
+    notes: tuple[str, ...] = ()
+    """What the reader set aside without refusing the document (in words)."""
 
     @property
     def total(self) -> int:

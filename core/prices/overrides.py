@@ -27,7 +27,13 @@ def load_overrides(path: Path, catalog: Catalog, currencies: CurrencyTable) -> F
     if not path.exists():
         return FeedReport(accepted=(), rejected=())
     document = _overrides_document(path)
-    report = validate_feed(document | {"format": FEED_FORMAT}, catalog, currencies)
+    report = validate_feed(
+        document | {"format": FEED_FORMAT},
+        catalog,
+        currencies,
+        what=f"the price overrides file {str(path)!r}",
+        overrides=True,
+    )
     accepted = tuple(p.model_copy(update={"origin": "override"}) for p in report.accepted)
     return report.model_copy(update={"accepted": accepted})
 
@@ -56,10 +62,16 @@ def _overrides_document(path: Path, *, writing: bool = False) -> dict[str, objec
 
 
 def _read_raw(path: Path) -> dict[str, object]:
+    """The file's entries as they are; a file whose entries cannot be read is refused (and
+    left byte for byte as it is), never rewritten without them."""
     if not path.exists():
         return {}
-    prices = _overrides_document(path, writing=True).get("prices")
-    return dict(prices) if isinstance(prices, dict) else {}
+    prices = _overrides_document(path, writing=True).get("prices", {})
+    if not isinstance(prices, dict):
+        raise FileFormatError(
+            f"{path.name}: its 'prices' is not an object (part id → price); it was left as it is"
+        )
+    return dict(prices)
 
 
 def set_override(

@@ -37,12 +37,16 @@ def load_priced_catalog(
     cache_dir: Path | None = None,
     overrides: Path | None = None,
     rejected: list[Rejection] | None = None,
+    notes: list[str] | None = None,
 ) -> Catalog:
     """The bundled catalog with feed prices, then the user's overrides, applied;
-    ``rejected`` (when given) receives each override entry that was ignored."""
+    ``rejected`` (when given) receives each override entry that was ignored, ``notes``
+    what else the overrides file's reader set aside."""
     catalog = load_catalog()
     feed = cached_prices(cache_dir or user_cache_dir())
     manual = load_overrides(overrides or user_overrides_path(), catalog, load_currency_table())
     if rejected is not None:
         rejected.extend(manual.rejected)
+    if notes is not None:
+        notes.extend(manual.notes)
     return apply_prices(catalog, feed, manual.accepted)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from core.models.cost import CostReport, PriceLine
 from core.models.suggest import Reason, SkipCounts, SuggestResult
@@ -103,6 +103,19 @@ def rejection_text(rejection: Rejection) -> str:
     return f"{rejection.part_id}: {REJECTION_TEXT[rejection.code]}{detail}"
 
 
+REJECTIONS_LISTED = 5
+"""Refused entries listed by name; the rest are counted (a feed may refuse thousands)."""
+
+
+def rejection_lines(rejections: Sequence[Rejection], prefix: str) -> list[str]:
+    """One line per refused entry for the first ``REJECTIONS_LISTED``, then a count."""
+    lines = [f"{prefix}{rejection_text(r)}" for r in rejections[:REJECTIONS_LISTED]]
+    rest = len(rejections) - REJECTIONS_LISTED
+    if rest > 0:
+        lines.append(f"{prefix}… and {rest:,} more (rigforge prices show --json lists them all)")
+    return lines
+
+
 def update_text(result: UpdateResult) -> list[str]:
     """What a price update did, then each refused entry."""
     kept = f"the previous {len(result.prices)} price(s) are kept"
@@ -115,8 +128,8 @@ def update_text(result: UpdateResult) -> list[str]:
     lines = [head]
     if result.report is not None:
         report = result.report
-        lines.append(f"{len(report.accepted)} of {report.total} entries accepted.")
-        lines += [f"  refused {rejection_text(r)}" for r in report.rejected]
+        lines.append(f"{len(report.accepted):,} of {report.total:,} entries accepted.")
+        lines += rejection_lines(report.rejected, "  refused ")
     return lines
 
 

@@ -104,16 +104,14 @@ def build_report(
             "measured": row.throughput,
         }
         if isinstance(outcome, str):
-            entry.update(resolved=False, reason=outcome)
+            entry["resolved"], entry["reason"] = False, outcome
         else:
-            entry.update(
-                resolved=True,
-                gpu_id=outcome.gpu.id,
-                workload_used=outcome.profile.name,
-                interconnect_used=outcome.interconnect,
-                predicted=predicted,
-                abs_pct_error=abs(predicted / row.throughput - 1.0) * 100.0,
-            )
+            entry["resolved"] = True
+            entry["gpu_id"] = outcome.gpu.id
+            entry["workload_used"] = outcome.profile.name
+            entry["interconnect_used"] = outcome.interconnect
+            entry["predicted"] = predicted
+            entry["abs_pct_error"] = abs(predicted / row.throughput - 1.0) * 100.0
             resolved_rows.append((row, outcome, predicted))
         details.append(entry)
 

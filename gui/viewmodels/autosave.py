@@ -20,7 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 
 from core.errors import RigForgeError
-from core.files.atomic import atomic_write_text
+from core.files.atomic import atomic_write_text, check_save_path
 from core.files.io import dumps
 from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
 from core.files.safe_read import read_limited
@@ -68,6 +68,8 @@ class AutosaveViewModel(QObject):
         self._claim_error = ""
         self._found: int | None = None
         """The slot ``pending`` found an autosave of a session that did not end cleanly in."""
+        self.notice: str | None = None
+        """What the user should know after a recovery (in words), else ``None``."""
         self._found_lock: QLockFile | None = None
         """Held on a dead window's slot from ``pending`` until it is recovered or discarded,
         so no other window starting meanwhile is offered the same changes."""
@@ -170,7 +172,16 @@ class AutosaveViewModel(QObject):
         except RigForgeError:
             return None
         path = meta.get("path") if isinstance(meta, dict) else None
-        return Path(path) if isinstance(path, str) else None
+        if not isinstance(path, str):
+            return None
+        try:  # a path from a file on disk: checked as a path the user chose would be
+            return check_save_path(Path(path))
+        except (RigForgeError, ValueError, OSError):
+            self.notice = (
+                "the autosave named a file that cannot be saved to; the recovered "
+                "document is untitled (use Save As)"
+            )
+            return None
 
     def recover(self) -> str | None:
         """Open the autosave ``pending`` found as an unsaved document; return a message if

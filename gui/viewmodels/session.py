@@ -23,7 +23,7 @@ from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError, validation_message
-from core.models.build import MAX_NAME, Build, DriveSelection
+from core.models.build import MAX_DRIVES, MAX_NAME, Build, DriveSelection
 from core.models.checks import Fix
 from core.models.parts import Category, Part
 from core.models.session import MAX_BUILDS, Session
@@ -278,6 +278,39 @@ class SessionViewModel(QObject):
 
     def set_drives(self, drives: tuple[DriveSelection, ...], text: str) -> str | None:
         return self.edit_build(text, {"drives": drives})
+
+    def can_add_drive(self) -> bool:
+        """Whether one more drive fits the file format's limit (``MAX_DRIVES``)."""
+        return self.build.drive_count < MAX_DRIVES
+
+    def add_drive(self, part_id: str) -> str | None:
+        """One more of drive ``part_id`` (another of the same drive raises its count)."""
+        if not self.can_add_drive():
+            return self._reject(
+                f"A build holds at most {MAX_DRIVES} drives (the file format's limit); "
+                "remove one before adding another"
+            )
+        try:
+            drive = self.part(part_id, "drive")
+        except RigForgeError as error:
+            return self._reject(str(error))
+        drives = list(self.build.drives)
+        for i, selection in enumerate(drives):
+            if selection.drive.id == drive.id:
+                drives[i] = selection.model_copy(update={"count": selection.count + 1})
+                break
+        else:
+            drives.append(DriveSelection.model_validate({"drive": drive}))
+        return self.set_drives(tuple(drives), f"Add drive {drive.name}")
+
+    def remove_drive(self, row: int) -> str | None:
+        """Remove the drive line ``row`` (the last one when ``row`` is out of range); a
+        build keeps at least one drive."""
+        drives = list(self.build.drives)
+        if len(drives) < 2:
+            return self._reject("A build needs at least one drive")
+        removed = drives.pop(row if 0 <= row < len(drives) else len(drives) - 1)
+        return self.set_drives(tuple(drives), f"Remove drive {removed.drive.name}")
 
     def add_custom_part(self, part: Part) -> str | None:
         """Remember a custom part and put it in the build (drives are added)."""

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.models.build import MAX_GPUS, Build, DriveSelection
+from core.models.build import MAX_DRIVES, MAX_GPUS, Build
 from core.models.session import Session
 from gui.viewmodels.session import SessionViewModel
 from gui.views import plain
@@ -168,6 +168,15 @@ class BuildEditorPanel(QWidget):
             self.drive_list.clear()
             self.drive_list.addItems(drives)
         self.remove_drive_button.setEnabled(len(build.drives) > 1)
+        full = not self._vm.can_add_drive()
+        self.add_drive_button.setEnabled(not full)
+        self.add_drive_button.setToolTip(
+            plain.tip(
+                f"The build holds the most drives a file can ({MAX_DRIVES}); remove one first"
+                if full
+                else "Add one of the drive chosen on the left"
+            )
+        )
 
     def _refresh(self) -> None:
         """Put the model's values back after a refused edit."""
@@ -213,25 +222,11 @@ class BuildEditorPanel(QWidget):
 
     def _on_add_drive_button_clicked(self) -> None:
         part_id = self.drive_picker.current_id()
-        if part_id is None:
-            return
-        drive = self._vm.part(part_id, "drive")
-        drives = list(self._vm.build.drives)
-        for i, selection in enumerate(drives):
-            if selection.drive.id == drive.id:
-                drives[i] = DriveSelection(drive=selection.drive, count=selection.count + 1)
-                break
-        else:
-            drives.append(DriveSelection.model_validate({"drive": drive}))
-        self._edited(self._vm.set_drives(tuple(drives), f"Add drive {drive.name}"))
+        if part_id is not None:
+            self._edited(self._vm.add_drive(part_id))
 
     def _on_remove_drive_button_clicked(self) -> None:
-        row = self.drive_list.currentRow()
-        drives = list(self._vm.build.drives)
-        if not drives or len(drives) < 2:
-            return
-        removed = drives.pop(row if 0 <= row < len(drives) else len(drives) - 1)
-        self._edited(self._vm.set_drives(tuple(drives), f"Remove drive {removed.drive.name}"))
+        self._edited(self._vm.remove_drive(self.drive_list.currentRow()))
 
     def _on_custom_part_button_clicked(self) -> None:
         self.custom_dialog = CustomPartDialog(self._vm.parts, self)

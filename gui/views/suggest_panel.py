@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from core.models.session import Session
 from core.models.settings import CIRCUITS
-from core.models.suggest import PlatformFamily, SuggestRequest, SuggestResult
+from core.models.suggest import MAX_SUGGEST_GPUS, PlatformFamily, SuggestRequest, SuggestResult
 from core.text.compare import skipped_summary
 from core.text.cost import reason_text, suggest_lines
 from core.text.money import USD
@@ -46,7 +46,7 @@ class SuggestPanel(QWidget):
         self.budget.setPrefix("$")
         self.budget.setDecimals(0)
         self.max_gpus = QSpinBox()
-        self.max_gpus.setRange(1, 8)
+        self.max_gpus.setRange(1, MAX_SUGGEST_GPUS)
         self.platform = QComboBox()
         self.platform.addItems(list(get_args(PlatformFamily)))
         self.circuit = QComboBox()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -281,3 +283,39 @@ def test_a_dead_window_s_autosave_is_offered_to_one_window_only(
     assert one.session_view_model.build == crashed.session_view_model.build
     assert dead_file is not None and not dead_file.is_file()  # moved to one's own slot
     assert not two.autosave.pending()
+
+
+@pytest.mark.parametrize(
+    ("remembered", "why"),
+    [
+        ("relative/doc.json", "a relative path would save wherever the app was started"),
+        ("/dev/zero", "not a regular file"),
+        ("{folder}/missing-folder/doc.json", "a folder that does not exist"),
+        ("{folder}/doc\x1b[31m.json", "control characters"),
+        ("{folder}/" + "n" * 300 + ".json", "a name longer than the system allows"),
+    ],
+)
+def test_a_recovered_save_path_is_checked_like_a_chosen_one(
+    remembered: str,
+    why: str,
+    make_window: WindowFactory,
+    user_dirs: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The autosave's metadata names the file the changes belong to; the app reads it back
+    from disk, so it is checked as a path the user chose in Save As would be. One that
+    cannot be saved to recovers the changes as an untitled document, and says so."""
+    del why
+    win = make_window()
+    put_build(win, edited(win.session_view_model.build))
+    autosave = win.autosave
+    assert autosave is not None and autosave.autosave_now()
+    [meta_path] = autosave.directory.glob("*meta*.json")
+    target = remembered.format(folder=user_dirs)
+    meta_path.write_text(json.dumps({"path": target}), "utf-8")
+    monkeypatch.setattr(dialogs, "ask_recover", lambda _parent, _name: True)
+    offer_recovery(win)
+    assert win.document.path is None  # untitled: Save asks where
+    assert win.document.dirty
+    assert "untitled" in win.statusBar().currentMessage()
+    assert not os.path.exists(target) or target == "/dev/zero"  # nothing was written

@@ -149,3 +149,24 @@ def test_no_offload_note_where_the_offload_itself_is_refused(
     err = capsys.readouterr().err
     assert "modelled for training transformers only" in err
     assert "does not apply" not in err
+
+
+@pytest.mark.parametrize(
+    "char",
+    ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"],
+)
+def test_bidirectional_controls_from_a_file_are_escaped(
+    char: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A build named "evil<RLO>gnp.exe" would show reversed text ("exe.png") in a terminal
+    (Unicode UAX #9; CVE-2021-42574): every embedding, override and isolate is printed as
+    its escape, as C0/C1 controls are."""
+    example = Path(__file__).parents[3] / "resources" / "examples" / "single-rtx-4090.json"
+    document = json.loads(example.read_text(encoding="utf-8"))
+    document["builds"][0]["name"] = f"evil{char}gnp.exe"
+    path = tmp_path / "bidi.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert char not in out
+    assert f"evil\\u{ord(char):04x}gnp.exe" in out

@@ -98,3 +98,32 @@ def test_an_empty_front_says_gpu_memory_binds(
     out = capsys.readouterr().out
     assert "No fully priced build meets the budget" in out
     assert "run out of GPU memory" in out and "shorter sequence length" in out
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--budget", "100000001", "100000001 must be at least 1 and at most 100,000,000"),
+        ("--budget", "1e9", "1e9 must be at least 1 and at most 100,000,000"),
+        ("--max-gpus", "9", "9 must be between 1 and 8"),
+        ("--max-gpus", "16", "16 must be between 1 and 8"),
+    ],
+)
+def test_suggest_limits_are_refused_when_the_command_line_is_read(
+    option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser took --budget up to 1e8 and --max-gpus up to 16 while the search refused
+    a budget of 1e8 and more than 8 GPUs from inside ("Max gpus: Input should be …")."""
+    args = ["suggest", "--workload", "resnet-50", "--budget", "4000", option, value]
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {message}" in err
+
+
+def test_the_largest_budget_and_gpu_count_the_parser_takes_are_searchable() -> None:
+    from core.models.suggest import MAX_BUDGET_USD, MAX_SUGGEST_GPUS, SuggestRequest
+
+    request = SuggestRequest(budget_usd=MAX_BUDGET_USD, max_gpus=MAX_SUGGEST_GPUS)
+    assert request.budget_usd == 100_000_000 and request.max_gpus == 8

@@ -188,3 +188,37 @@ def test_a_broken_answer_is_named_in_words_not_as_an_exception(
     assert expected in message
     assert "Error" not in message and "'" not in message  # no exception names or reprs
     assert "cannot connect" not in message
+
+
+def _stall_after_data(conn: socket.socket) -> None:
+    """Headers and 100 bytes of body at once, then nothing (the connection stays open)."""
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 999\r\n\r\n"
+        + b" " * 100
+    )
+    time.sleep(10)
+
+
+def _stall_after_headers(conn: socket.socket) -> None:
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 999\r\n\r\n"
+    )
+    time.sleep(10)
+
+
+@pytest.mark.parametrize("repeat", range(3))
+def test_a_read_timeout_after_data_began_says_so(repeat: int) -> None:
+    # was "cannot connect to 127.0.0.1: timed out" when the socket's read timeout (the
+    # time left) fired before the deadline check: the server had answered long before
+    del repeat
+    with raw_server(_stall_after_data) as base, pytest.raises(FetchError) as caught:
+        fetch(base + "/b.json", limits=FetchLimits(timeout_s=1.0))
+    assert str(caught.value) == (
+        "timed out: the download took longer than 1 s and was stopped after 100 bytes"
+    )
+
+
+def test_a_server_that_answers_then_sends_nothing_is_not_called_unreachable() -> None:
+    with raw_server(_stall_after_headers) as base, pytest.raises(FetchError) as caught:
+        fetch(base + "/b.json", limits=FetchLimits(timeout_s=1.0))
+    assert str(caught.value) == "timed out: the server answered but sent no data within 1 s"
