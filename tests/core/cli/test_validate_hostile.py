@@ -33,7 +33,7 @@ def _with_cell(text: str, column: str, value: str) -> str:
     [
         (_with_cell(CALIBRATION, "throughput", "1e400"), "line 2: '1e400' is not a finite"),
         (_with_cell(CALIBRATION, "throughput", "nan"), "line 2: 'nan' is not a finite"),
-        (_with_cell(CALIBRATION, "throughput", "0"), "line 2: gpu_count, batch and"),
+        (_with_cell(CALIBRATION, "throughput", "0"), "line 2: throughput '0' is not positive"),
         (
             _with_cell(CALIBRATION, "gpu_count", "0"),
             "line 2: gpu_count '0' is not a whole number from 1 to 16,384",
