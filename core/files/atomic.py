@@ -78,9 +78,7 @@ def check_save_path(path: Path) -> Path:
     if not path.name:
         raise RigForgeError(f"cannot save to {shown!r}: it names no file")
     if not path.parent.is_dir():
-        raise RigForgeError(
-            f"cannot save {path.name}: the folder {str(path.parent)!r} does not exist"
-        )
+        raise RigForgeError(f"cannot write to {path.parent}: the folder does not exist")
     _target(path)
     return path
 
