@@ -21,11 +21,12 @@ from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
 from core.calc.platform.power import power_budget, power_limit_throughput_factor
+from core.calc.verdict import judge
 from core.catalog import Catalog
 from core.errors import AnalysisFailed, InvalidWorkload
 from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.checks import Check, worst
+from core.models.checks import Check, Fix
 from core.models.cost import CloudRate
 from core.models.host import HostDemand
 from core.models.inference import InferenceResult
@@ -78,7 +79,7 @@ def _vram_check(vram: VramResult) -> Check:
 
 
 def _demand(
-    workload: Workload, vram: VramResult, throughput: ThroughputResult | None
+    workload: Workload, vram: VramResult, throughput: ThroughputResult | None, cores_now: int
 ) -> HostDemand:
     arch = workload.architecture
     read_mb_s = None
@@ -89,9 +90,29 @@ def _demand(
     if workload.dataset_samples and bytes_per_sample:
         storage_gb = workload.dataset_samples * bytes_per_sample / 1e9
         storage_gb += CHECKPOINT_COPIES * arch.params_total * BYTES_PER_CHECKPOINT_PARAM / 1e9
+    cores, wait = _loading_cores(throughput, cores_now)
     return HostDemand(
-        host_ram_gib=vram.host_ram_gib, storage_read_mb_s=read_mb_s, storage_gb=storage_gb
+        host_ram_gib=vram.host_ram_gib,
+        storage_read_mb_s=read_mb_s,
+        storage_gb=storage_gb,
+        data_loading_cores=cores,
+        loader_wait=wait,
     )
+
+
+def _loading_cores(throughput: ThroughputResult | None, cores: int) -> tuple[float | None, float]:
+    """Cores whose data loading would keep up with the GPUs, and the share of each step
+    the GPUs wait on loading now. The loader's rate grows with its cores
+    (``core.calc.performance.hostio``): with the GPUs waiting ``w`` of a step ``s``, the
+    loader takes ``s`` where the GPUs take ``s - w``, so ``cores × s / (s - w)`` keep up."""
+    if throughput is None:
+        return None, 0.0
+    step = throughput.breakdown.step_s
+    exposed = throughput.breakdown.data_loading_exposed_s
+    bottleneck = throughput.bottleneck
+    if bottleneck.code != "data_loading" or not bottleneck.sets_pace or exposed <= 0:
+        return float(cores), 0.0  # the loader keeps up: the build's cores are enough
+    return cores * step / max(step - exposed, 1e-12), min(1.0, exposed / step)
 
 
 def analyze(
@@ -139,6 +160,11 @@ def analyze(
                 served, demand = _serve(
                     build, workload, assignment, settings, catalog, years, extra
                 )
+                draws = _serving_draws_w(served, build)
+                if draws is not None:  # judged at what the GPUs draw while serving
+                    budget = power_budget(
+                        build, settings, gpu_draw_w=draws[0], continuous_gpu_draw_w=draws[1]
+                    )
             else:
                 vram, throughput, demand = _train(build, workload, assignment, extra)
     try:
@@ -211,7 +237,7 @@ def _finish(
         workload=workload,
         settings=settings,
         checks=checks,
-        verdict=worst(checks),
+        verdict=judge(checks),
         vram=vram,
         throughput=throughput,
         inference=served,
@@ -219,6 +245,19 @@ def _finish(
         pcie=assignment,
         cost=cost,
     )
+
+
+def _serving_draws_w(served: InferenceResult | None, build: Build) -> tuple[float, float] | None:
+    """Each GPU's draw while serving: (highest, continuous). Prompt processing runs near
+    board power for moments; generation, most of the time, well below it
+    (``core.calc.inference``). ``None`` when unknown."""
+    if served is None:
+        return None
+    speed = served.speed
+    if speed.prefill_power_w is None or speed.decode_power_w is None:
+        return None
+    peak = max(speed.prefill_power_w, speed.decode_power_w) / build.gpu_count
+    return peak, speed.decode_power_w / build.gpu_count
 
 
 def _serve(
@@ -258,13 +297,50 @@ def _train(
 
             fixes = with_throughput_cost(vram.fixes, workload, rate)
             vram = vram.model_copy(update={"fixes": fixes})
-        demand = _demand(workload, vram, throughput)
+        demand = _demand(workload, vram, throughput, build.cpu.cores * build.cpu_count)
         _require_finite(vram, throughput, demand)
     except (ArithmeticError, ValueError) as error:
         extra.append(_arithmetic_check(error))
         return None, None, None
     extra.append(_vram_check(vram))
+    if throughput is not None and throughput.precision_note in UNSUPPORTED_PRECISION:
+        extra.append(_precision_check(build, workload, assignment, throughput))
     return vram, throughput, demand
+
+
+UNSUPPORTED_PRECISION = frozenset(
+    {"bf16_unsupported_fp16_used", "fp8_unsupported_fp16_used", "int8_unsupported_fp16_used"}
+)
+"""What the throughput model says when the GPU lacks the requested number format
+(``core.calc.performance.roofline.compute_mode``: bf16 from Ampere, fp8 from Ada and
+Hopper, per NVIDIA's architecture whitepapers)."""
+
+
+def _precision_check(
+    build: Build, workload: Workload, assignment: PcieAssignment, throughput: ThroughputResult
+) -> Check:
+    """The workload's precision does not exist on this GPU: the recipe cannot run as
+    written; fp16 (with loss scaling) is what it can run, at the throughput shown."""
+    fp16 = workload.model_copy(update={"precision": "fp16"})
+    after = _throughput(build, fp16, assignment)
+    numbers: dict[str, float | str] = {
+        "precision": workload.precision,
+        "gpu": build.gpu.name,
+        "architecture": build.gpu.architecture,
+    }
+    fix_numbers: dict[str, float | str] = {"precision": "fp16"}
+    if after is not None:
+        fix_numbers |= {
+            "throughput": round(after.total_throughput, 1),
+            "unit": after.unit,
+        }
+    return Check(
+        id="workload.precision",
+        severity="fail",
+        reason="precision_unsupported",
+        numbers=numbers,
+        fix=Fix(code="use_precision", workload={"precision": "fp16"}, numbers=fix_numbers),
+    )
 
 
 def _serving_check(served: InferenceResult) -> Check:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.calc import analyze, apply_fix
+from core.calc.verdict import worst_verdict
 from core.catalog.builds import default_build
 from core.cli.common import (
     Context,
@@ -25,13 +26,13 @@ from core.cli.types import whole
 from core.errors import RigForgeError
 from core.files.io import open_file, save_file
 from core.models.analysis import Analysis
-from core.models.checks import worst
 from core.models.session import Session
 from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
 from core.text.checks import render_check, render_reason
 from core.text.cost import cost_json, cost_lines
 from core.text.fixes import fix_text
+from core.text.verdict import build_verdict
 from core.workloads import find_preset, make_workload
 
 NAME = "check"
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     analyses = _analyse(session, context)
     if args.apply_fix:
         return _apply_fix(args, session, analyses, context)
-    verdict = worst(tuple(c for a in analyses for c in a.checks))
+    verdict = worst_verdict(a.verdict for a in analyses)
     if args.json:
         out: dict[str, Any] = {
             "verdict": verdict,
@@ -123,13 +124,14 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {line}")
         if context.money.note():
             print(context.money.note())
-    return 1 if verdict == "fail" else 0
+    return 0 if verdict == "pass" else 1
 
 
 def _build_json(a: Analysis, context: Context) -> dict[str, Any]:
     return {
         "build": a.build.name,
         "verdict": a.verdict,
+        "verdict_text": build_verdict(a).text,
         "checks": [
             c.model_dump()
             | {"text": render_reason(c), "fix_text": fix_text(c.fix) if c.fix else None}
@@ -175,4 +177,4 @@ def _apply_fix(
     for analysis in after:
         print(f"{analysis.build.name}: now {analysis.verdict.upper()}")
     print(f"wrote {output}")
-    return 1 if any(a.verdict == "fail" for a in after) else 0
+    return 0 if all(a.verdict == "pass" for a in after) else 1

@@ -7,7 +7,7 @@ render from it and never recombine core pieces on their own.
 from __future__ import annotations
 
 from core.models.build import Build
-from core.models.checks import Check, Severity
+from core.models.checks import Check, Verdict
 from core.models.common import Frozen
 from core.models.cost import CostReport
 from core.models.inference import InferenceResult
@@ -24,8 +24,8 @@ class Analysis(Frozen):
     workload: Workload | None
     settings: AnalysisSettings
     checks: tuple[Check, ...]
-    verdict: Severity
-    """The worst severity among ``checks``."""
+    verdict: Verdict
+    """Works, works with changes of how it runs, or won't work (``core.calc.verdict``)."""
     vram: VramResult | None = None
     throughput: ThroughputResult | None = None
     inference: InferenceResult | None = None

@@ -14,6 +14,8 @@ Severity = Literal["pass", "info", "warn", "fail"]
 Number = float | str
 
 SEVERITY_ORDER: dict[Severity, int] = {"pass": 0, "info": 1, "warn": 2, "fail": 3}
+Verdict = Literal["pass", "changes", "fail"]
+"""A build works, works with changes of how it runs, or won't work (``core.calc.verdict``)."""
 
 
 BuildField = Literal[

@@ -308,6 +308,9 @@ class Case(Part):
     """Open frames: GPUs the frame holds on risers (``None``: not stated)."""
     server_airflow: bool | None = None
     """Whether the maker rates the chassis' fans for passive (fanless) accelerators."""
+    psu_bays: Annotated[int, Field(ge=1, le=8)] | None = None
+    """Power supplies the case holds (its maker's spec); ``None`` when no source says. A
+    case holds at least one: only a second PSU needs a stated bay."""
 
     @model_validator(mode="after")
     def _slots_for_enclosures(self) -> Case:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from core.models.build import Build
-from core.models.checks import Number, Severity
+from core.models.checks import Number, Verdict
 from core.models.common import Frozen, NonEmptyStr, PartId
 from core.models.settings import CircuitId
 from core.models.workload import Workload
@@ -53,7 +53,7 @@ class Suggestion(Frozen):
     unit: str
     usd_per_unit: float
     wall_w: float
-    verdict: Severity
+    verdict: Verdict
     """Worst severity of the full analysis' checks (never "fail" on the returned front)."""
     warnings: tuple[str, ...] = ()
     """Ids of checks that warn."""

@@ -33,6 +33,10 @@ REASONS: dict[str, str] = {
         "(largest batch that fits: {max_batch})"
     ),
     "workload_invalid": "{message}",
+    "precision_unsupported": (
+        "{precision} does not exist on the {gpu} ({architecture}): bf16 needs Ampere or newer, "
+        "fp8 Ada or Hopper, int8 tensor cores; the recipe cannot run as written"
+    ),
     "numbers_out_of_range": "The memory and speed figures cannot be computed for these "
     "specifications ({message}); check the part and model numbers.",
     # power
@@ -41,6 +45,12 @@ REASONS: dict[str, str] = {
         "{wall_w} W at the wall ({efficiency_pct} % efficient), {heat_btu_h} BTU/h of heat; "
         "{kwh_per_year} kWh/year at {utilization_pct} % utilization = ${usd_per_year}/year "
         "at ${usd_per_kwh}/kWh"
+    ),
+    "power_summary_serving": (
+        "Serving: {steady_dc_w} W DC while processing prompts (GPUs {gpu_w} W, CPU {cpu_w} W), "
+        "peak {peak_dc_w} W; {wall_w} W at the wall while generating ({efficiency_pct} % "
+        "efficient), {heat_btu_h} BTU/h of heat; {kwh_per_year} kWh/year at "
+        "{utilization_pct} % utilization = ${usd_per_year}/year at ${usd_per_kwh}/kWh"
     ),
     "power_unknown": "Power draw of {unknown} is unknown; totals below are lower bounds",
     "psu_not_chosen": "No PSU chosen: the build draws {steady_dc_w} W steady, {peak_dc_w} W peak",
@@ -81,7 +91,7 @@ REASONS: dict[str, str] = {
     "cpu_lanes_unknown": "The CPU's PCIe lane count is unknown; GPUs and NVMe ask for {demanded}",
     "lanes_oversubscribed": (
         "{gpus} GPUs × x{gpu_lanes} + {nvme} NVMe × x4 = {demanded} lanes demanded; "
-        "the CPU has {available}"
+        "the CPU has {available}, so the board splits them (each GPU's link below)"
     ),
     "lanes_enough": "{demanded} lanes demanded of the CPU's {available}",
     "gpu_link_ok": "GPU {gpu}: x{lanes} Gen{gen} in {slot} ({bandwidth_gb_s} GB/s per direction)",
@@ -159,6 +169,17 @@ REASONS: dict[str, str] = {
         "Passive cards rely on server-chassis airflow through them; choose a case to check it"
     ),
     "passive_server_airflow": "{case} pushes air through passive cards",
+    "one_psu_fits": "One PSU: {case} mounts it",
+    "channels_filled": "{dimms} DIMMs fill the CPU's {channels} memory channels",
+    "channels_empty": (
+        "{dimms} DIMM(s) for the CPU's {channels} memory channels: only {bandwidth_pct} % of "
+        "its memory bandwidth is used"
+    ),
+    "psu_bays_enough": "{psus} PSUs in the {case}'s {bays} PSU bays",
+    "psu_bays_short": "{psus} PSUs but the {case} holds {bays}",
+    "psu_bays_unknown": (
+        "{psus} PSUs: no source says the {case} holds more than one; check before buying"
+    ),
     "passive_airflow_unknown": (
         "{case}: its maker does not state airflow for passive cards; check before buying"
     ),
@@ -221,14 +242,22 @@ REASONS: dict[str, str] = {
     ),
     # host
     "ram_enough": "{ram_gib} GiB RAM for {vram_gib} GiB of VRAM",
-    "ram_below_vram": "{ram_gib} GiB RAM is less than the {vram_gib} GiB of total VRAM",
-    "ram_below_workload": "{ram_gib} GiB RAM; the workload needs {needed_gib} GiB",
+    "ram_below_vram": (
+        "{ram_gib} GiB RAM is less than the {vram_gib} GiB of total VRAM (rule of thumb; "
+        "choose a workload to judge it)"
+    ),
+    "ram_below_workload": "{ram_gib} GiB RAM; the workload stages {needed_gib} GiB on the host",
+    "ram_for_workload": "{ram_gib} GiB RAM; the workload stages {needed_gib} GiB on the host",
     "cores_enough": "{cores} cores for {gpus} GPU(s) ({cores_per_gpu} per GPU)",
     "cores_below_rule": (
         "{cores} cores for {gpus} GPU(s): at least {recommended} recommended "
         "(4 per GPU, 16 minimum)"
     ),
-    "cores_below_workload": "{cores} cores; data loading needs {needed}",
+    "cores_below_workload": (
+        "{cores} cores: the GPUs wait on data loading {wait_pct} % of each step; "
+        "{needed} cores would keep them fed"
+    ),
+    "cores_for_workload": "{cores} cores keep {gpus} GPU(s) fed with data",
     "storage_enough": "{capacity_gb} GB of storage for {needed_gb} GB of data and checkpoints",
     "storage_too_small": "{capacity_gb} GB of storage; data and checkpoints need {needed_gb} GB",
     "read_speed_unknown": "Drive read speed unknown",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from core.calc.verdict import VERDICT_ORDER
 from core.models.analysis import Analysis
 from core.models.checks import SEVERITY_ORDER
 from core.text.checks import check_title
@@ -92,18 +93,18 @@ def _row(
 def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[CompareRow]:
     """Key figures then every check's verdict, one column per build.
 
-    A build that fails a check is never best on a figure (it cannot be built as it is).
+    A build that does not work as it is (it fails a check) is never best on a figure.
     """
     a_s = analyses
     powers = tuple(a.power for a in a_s)
-    ok = tuple(a.verdict != "fail" for a in a_s)
+    ok = tuple(a.verdict == "pass" for a in a_s)
     unit = next((a.throughput.unit for a in a_s if a.throughput is not None), "")
     rows = [
         _row("gpus", "GPUs", [None] * len(a_s), [gpu_text(a) for a in a_s], None),
         _row(
             "verdict",
             "Verdict",
-            [float(SEVERITY_ORDER[a.verdict]) for a in a_s],
+            [float(VERDICT_ORDER[a.verdict]) for a in a_s],
             [build_verdict(a).headline for a in a_s],
             "lower",
         ),
@@ -111,7 +112,7 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
             "first_problem",
             "First problem",
             [None] * len(a_s),
-            [build_verdict(a).first if a.verdict == "fail" else "" for a in a_s],
+            [build_verdict(a).first if a.verdict != "pass" else "" for a in a_s],
             None,
         ),
         _row(

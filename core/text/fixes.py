@@ -33,8 +33,13 @@ FIX_TEXT: dict[str, str] = {
         "per GPU, fits (needs {host_ram_gib} GiB of host RAM; generation slows)"
     ),
     "serve_fewer_streams": "serve {streams} streams at {context} tokens",
+    "use_frame_and_risers": (
+        "mount the {gpus} GPUs on {name} risers in the {frame} (the cards are wider than "
+        "the board's slot pitch)"
+    ),
     "use_riser": "add {gpus} × {name} (PCIe Gen{riser_gen}), one per GPU",
     "use_platform": "switch to the {cpu} ({cpu_lanes} lanes) on the {board}",
+    "fill_channels": "fit {kits} × {name} ({dimms} DIMMs, one per channel or more)",
     "use_memory": "use {name} ({capacity_gib} GB in {modules} modules)",
     "add_nvlink_bridges": "fit {bridges} NVLink bridge(s)",
     "use_case": "use the {name} case ({expansion_slots} expansion slots)",
@@ -46,6 +51,7 @@ FIX_TEXT: dict[str, str] = {
     "checkpointing_op": "per-op selective checkpointing (every other matrix product kept)",
     "checkpointing_full": "full gradient checkpointing",
     "mixed_precision": "bf16 mixed precision",
+    "use_precision": "switch the workload to {precision} (the GPU runs it at {throughput} {unit})",
     "optimizer_8bit": "8-bit Adam",
     "zero1": "ZeRO-1 over the GPUs (optimizer state sharded; the pipeline stays)",
     "zero2": "ZeRO-2 over the GPUs",

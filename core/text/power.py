@@ -5,6 +5,7 @@ from __future__ import annotations
 BASIS_TEXT = {
     "board_power": "board power, catalog",
     "power_limit": "your power limit",
+    "serving_draw": "its highest draw while serving the model (prompt processing)",
     "cpu_max_power": "maximum power, catalog",
     "cpu_base_power": "base power, catalog (no maximum sourced)",
     "drive_spec": "drive specifications",

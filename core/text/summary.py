@@ -204,11 +204,14 @@ def with_published(figure: Figure, short: str, long: str) -> Figure:
     return Figure(figure.key, figure.title, figure.value, detail, why, figure.severity)
 
 
-def _not_buildable(figure: Figure, reason: str) -> Figure:
-    """The estimate moves to the detail: the build cannot run as it is."""
+def _not_buildable(figure: Figure, reason: str, verdict: str) -> Figure:
+    """The estimate moves to the detail: the build does not run as it is ("Won't work"
+    when it needs other parts, "Needs a change" when another way of running it mends it)."""
     detail = f"{figure.value} once fixed" if figure.value not in (NA, "unknown") else ""
     why = f"{reason[0].upper()}{reason[1:]}.\nOnce that is fixed: {figure.why}"
-    return Figure(figure.key, figure.title, "Not buildable", detail, why, "fail")
+    value = "Needs a change" if verdict == "changes" else "Won't work"
+    severity = "warn" if verdict == "changes" else "fail"
+    return Figure(figure.key, figure.title, value, detail, why, severity)
 
 
 def summary_figures(a: Analysis, money: Money) -> list[Figure]:
@@ -217,7 +220,7 @@ def summary_figures(a: Analysis, money: Money) -> list[Figure]:
     if reason is None:
         return figures
     return [
-        _not_buildable(f, reason) if f.key in ("throughput", "time", "per_unit") else f
+        _not_buildable(f, reason, a.verdict) if f.key in ("throughput", "time", "per_unit") else f
         for f in figures
     ]
 

@@ -20,9 +20,10 @@ from core.text.summary import (
     time_figure,
 )
 from core.text.throughput import bottleneck_text, link_text, precision_text, step_scope_text
+from core.text.verdict import build_verdict
 from gui.charts.step_time import STEP_PARTS
 from gui.charts.vram import VRAM_PARTS
-from gui.pdf.html_parts import Cell, heading, image, key_values, para, table
+from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
 
 CHART_WIDTH = 620
@@ -54,9 +55,10 @@ def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
         ]
         for f in figures
     ]
-    verdict = b.analysis.verdict
+    verdict = build_verdict(b.analysis)
+    style = {"pass": "pass", "changes": "warn", "fail": "fail"}[b.analysis.verdict]
     return (
-        f"<p>Overall verdict: <span class='{verdict}'>&nbsp;{SEVERITY_LABELS[verdict]}&nbsp;"
+        f"<p>Overall verdict: <span class='{style}'>&nbsp;{esc(verdict.headline)}&nbsp;"
         f"</span></p>" + table(("Figure", "Value", "Detail"), rows, widths=("24%", "28%", "48%"))
     )
 

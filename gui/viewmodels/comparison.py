@@ -62,13 +62,13 @@ def _key(state: ComparisonState) -> tuple[object, ...]:
 def pareto_front(analyses: tuple[Analysis, ...]) -> tuple[int, ...]:
     """Indices of the builds no other build beats on (parts cost, throughput).
 
-    Only builds with a throughput, a known total (an unknown price is never zero) and no
-    failing check (it cannot be built as it is) take part.
+    Only builds with a throughput, a known total (an unknown price is never zero) and that
+    work as they are (no failing check) take part.
     """
     known = [
         i
         for i, a in enumerate(analyses)
-        if a.throughput is not None and a.cost.parts.total_usd is not None and a.verdict != "fail"
+        if a.throughput is not None and a.cost.parts.total_usd is not None and a.verdict == "pass"
     ]
     if not known:
         return ()

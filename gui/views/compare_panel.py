@@ -197,7 +197,7 @@ class ComparePanel(QWidget):
             n for n, a in zip(state.names, state.analyses, strict=True) if not a.cost.parts.complete
         ]
         failing = [
-            n for n, a in zip(state.names, state.analyses, strict=True) if a.verdict == "fail"
+            n for n, a in zip(state.names, state.analyses, strict=True) if a.verdict != "pass"
         ]
         parts = ["Best value per row in bold green; deltas in brackets are against the reference."]
         if unpriced:
@@ -206,7 +206,7 @@ class ComparePanel(QWidget):
                 f"and not on the cost charts: {', '.join(unpriced)}."
             )
         if failing:
-            parts.append(f"Failing a check, so never best: {', '.join(failing)}.")
+            parts.append(f"Not working as they are, so never best: {', '.join(failing)}.")
         if money.note():
             parts.append(money.note() + ".")
         self.note.setText(" ".join(parts))

@@ -13,6 +13,7 @@ from gui.views import plain
 
 BANNER_STYLE = {
     "fail": "background:#fdecea;color:#8e1b1b;border:1px solid #c62828;",
+    "changes": "background:#fff4e0;color:#6b4000;border:1px solid #b26a00;",
     "warn": "background:#fff4e0;color:#6b4000;border:1px solid #b26a00;",
     "pass": "background:#e8f5e9;color:#1b5e20;border:1px solid #2e7d32;",
 }

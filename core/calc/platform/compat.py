@@ -218,9 +218,31 @@ def compat_checks(build: Build, catalog: Catalog | None = None) -> tuple[Check, 
             fix=None if count_ok else memory_fix,
         )
     )
+    checks.append(_channels_check(build))
     checks.append(_capacity_check(build))
     checks.append(_ecc_check(build))
     return tuple(checks)
+
+
+def _channels_check(build: Build) -> Check:
+    """Every memory channel of the CPU(s) holds a DIMM: an empty channel's bandwidth is lost
+    (memory bandwidth scales with populated channels; AMD and Intel platform guides)."""
+    channels = build.cpu.memory_channels * build.cpu_count
+    dimms = build.dimm_count
+    numbers: dict[str, float | str] = {"dimms": dimms, "channels": channels}
+    cid = "compat.memory_channels"
+    if dimms >= channels or dimms > build.motherboard.memory_slots:
+        return Check(id=cid, severity="pass", reason="channels_filled", numbers=numbers)
+    numbers["bandwidth_pct"] = round(100 * dimms / channels)
+    kits = math.ceil(channels / build.memory.modules)
+    fix = None
+    if kits * build.memory.modules <= build.motherboard.memory_slots:
+        fix = Fix(
+            code="fill_channels",
+            build={"memory_kits": kits},
+            numbers={"kits": kits, "dimms": kits * build.memory.modules, "name": build.memory.name},
+        )
+    return Check(id=cid, severity="warn", reason="channels_empty", numbers=numbers, fix=fix)
 
 
 def _capacity_check(build: Build) -> Check:

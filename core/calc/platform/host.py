@@ -1,14 +1,19 @@
 """Host resources: system RAM, CPU cores for data loading, storage capacity and read speed.
 
-Sources: at least 4 CPU cores per GPU and 16 cores minimum for an ML
-workstation (Puget Systems hardware recommendations, copy at sipoch.com).
-Assumption (no read source): system RAM at least the total VRAM, so the host
-can stage a full copy of what the GPUs hold (checkpoints, pinned batches).
+With a workload, RAM and cores are judged against what that workload needs: the host
+RAM the memory model stages (weights loaded before they move to the GPUs, pinned
+batches, offloaded state) and the cores its data loading needs to keep the GPUs fed
+(``core.calc.performance.hostio``: the GPUs wait when the loader is slower). Without a
+workload only rules of thumb are shown, as information: at least 4 CPU cores per GPU and
+16 cores for an ML workstation (Puget Systems hardware recommendations, copy at
+sipoch.com); system RAM at least the total VRAM (an assumption: no read source).
 Capacities: memory kits and GPUs are marketed in binary gigabytes (GiB);
 drives in decimal gigabytes. A drive's read rate is capped by its PCIe link.
 """
 
 from __future__ import annotations
+
+import math
 
 from core.models.build import Build
 from core.models.checks import Check, Number
@@ -74,18 +79,23 @@ def host_checks(
     return tuple(checks)
 
 
+LOADER_WAIT_WARN = 0.1
+"""Warn when the GPUs wait on data loading a tenth of each step or more."""
+
+
 def _ram_check(build: Build, demand: HostDemand) -> Check:
     ram = build.memory_gib
     vram = build.gpu.vram_gib * build.gpu_count
     numbers: dict[str, Number] = {"ram_gib": ram, "vram_gib": vram}
     if demand.host_ram_gib is not None:
-        numbers["needed_gib"] = demand.host_ram_gib
+        numbers["needed_gib"] = round(demand.host_ram_gib, 1)
         if ram < demand.host_ram_gib:
             return Check(
                 id="host.ram", severity="fail", reason="ram_below_workload", numbers=numbers
             )
+        return Check(id="host.ram", severity="pass", reason="ram_for_workload", numbers=numbers)
     if ram < vram:
-        return Check(id="host.ram", severity="warn", reason="ram_below_vram", numbers=numbers)
+        return Check(id="host.ram", severity="info", reason="ram_below_vram", numbers=numbers)
     return Check(id="host.ram", severity="pass", reason="ram_enough", numbers=numbers)
 
 
@@ -99,13 +109,17 @@ def _cores_check(build: Build, demand: HostDemand) -> Check:
         "recommended": recommended,
     }
     if demand.data_loading_cores is not None:
-        numbers["needed"] = demand.data_loading_cores
-        if cores < demand.data_loading_cores:
+        needed = demand.data_loading_cores
+        numbers |= {"needed": math.ceil(needed), "wait_pct": round(100 * demand.loader_wait)}
+        if demand.loader_wait >= LOADER_WAIT_WARN:
             return Check(
-                id="host.cpu_cores", severity="fail", reason="cores_below_workload", numbers=numbers
+                id="host.cpu_cores", severity="warn", reason="cores_below_workload", numbers=numbers
             )
+        return Check(
+            id="host.cpu_cores", severity="pass", reason="cores_for_workload", numbers=numbers
+        )
     if cores < recommended:
         return Check(
-            id="host.cpu_cores", severity="warn", reason="cores_below_rule", numbers=numbers
+            id="host.cpu_cores", severity="info", reason="cores_below_rule", numbers=numbers
         )
     return Check(id="host.cpu_cores", severity="pass", reason="cores_enough", numbers=numbers)

@@ -429,13 +429,17 @@ def pcie_checks(
     else:
         lane_numbers["available"] = available
         over = demanded > available
+        # More lanes asked for than the CPU has is how every desktop board works: it splits
+        # them (x8/x8). What matters is the link each GPU gets, checked one by one below;
+        # only when one of those is weak is the shortage worth acting on.
+        severity = "warn" if over and weak else "info" if over else "pass"
         checks.append(
             Check(
                 id="pcie.lanes",
-                severity="warn" if over else "pass",
+                severity=severity,
                 reason="lanes_oversubscribed" if over else "lanes_enough",
                 numbers=lane_numbers,
-                fix=fix if over else None,
+                fix=fix if over and weak else None,
             )
         )
     for link in assignment.gpu_links:
@@ -560,5 +564,7 @@ def p2p_check(build: Build) -> Check:
     if gpu.p2p_pcie == "yes":
         return Check(id="pcie.p2p", severity="pass", reason="p2p_over_pcie", numbers=numbers)
     if gpu.p2p_pcie == "no":
-        return Check(id="pcie.p2p", severity="warn", reason="no_p2p", numbers=numbers)
+        # a fact of the card, already in the throughput estimate (exchanges through host
+        # memory); nothing in the build can change it
+        return Check(id="pcie.p2p", severity="info", reason="no_p2p", numbers=numbers)
     return Check(id="pcie.p2p", severity="info", reason="p2p_unknown", numbers=numbers)

@@ -111,12 +111,15 @@ def physical_checks(
     # on it (not on risers); otherwise only the count of x16 slots limits them
     by_width = build.motherboard.slot_positions_sourced and build.riser is None
     if assignment.gpus_fitting_geometry < build.gpu_count:
+        # cards wider than the slot pitch: on risers they sit away from the board
+        fix = _riser_mount(build, catalog) if by_width and catalog is not None else None
         checks.append(
             Check(
                 id="physical.board_slots",
                 severity="fail",
                 reason="gpus_do_not_fit_board" if by_width else "gpus_exceed_board_slots",
                 numbers=board_numbers,
+                fix=fix,
             )
         )
     else:
@@ -193,6 +196,7 @@ def _case_checks(
                 numbers=slot_numbers,
             )
         )
+    checks.append(_psu_bays_check(build, case))
     length, room = build.gpu.length_mm, case.max_gpu_length_mm
     if length is None:
         checks.append(Check(id="physical.gpu_length", severity="info", reason="gpu_length_unknown"))
@@ -217,6 +221,21 @@ def _case_checks(
             )
         )
     return checks
+
+
+def _psu_bays_check(build: Build, case: Case) -> Check:
+    """The PSUs must fit the case: one always does (every tower, chassis and frame mounts
+    one); more need as many bays, stated by the case's maker."""
+    count, bays = build.psu_count if build.psu is not None else 1, case.psu_bays
+    numbers: dict[str, Number] = {"psus": count, "case": case.name, "bays": bays or "unknown"}
+    cid = "physical.psu_bays"
+    if count == 1:
+        return Check(id=cid, severity="pass", reason="one_psu_fits", numbers=numbers)
+    if bays is None:
+        return Check(id=cid, severity="warn", reason="psu_bays_unknown", numbers=numbers)
+    if count > bays:
+        return Check(id=cid, severity="fail", reason="psu_bays_short", numbers=numbers)
+    return Check(id=cid, severity="pass", reason="psu_bays_enough", numbers=numbers)
 
 
 def _passive_check(build: Build, numbers: dict[str, Number]) -> Check:
@@ -290,6 +309,33 @@ def _frame_checks(build: Build, frame: Case, catalog: Catalog | None) -> list[Ch
             )
         )
     return checks
+
+
+def _riser_mount(build: Build, catalog: Catalog) -> Fix | None:
+    """Risers for every GPU and, unless the case is already an open frame, the cheapest
+    priced open frame that takes the board and holds the GPUs."""
+    riser_fix = _pick_riser(build, catalog)
+    if riser_fix is None:
+        return None
+    if build.case is not None and build.case.kind == "open_frame":
+        return riser_fix
+    frames = [
+        c
+        for c in catalog.parts("case")
+        if isinstance(c, Case)
+        and c.kind == "open_frame"
+        and c.price.usd is not None
+        and board_fits(build.motherboard.form_factor, c.motherboard_form_factors)
+        and (c.gpu_mounts or 0) >= build.gpu_count
+    ]
+    if not frames:
+        return None
+    frame = min(frames, key=price_key)
+    return Fix(
+        code="use_frame_and_risers",
+        build={"riser": riser_fix.build["riser"], "case": frame.id},
+        numbers={**riser_fix.numbers, "frame": frame.name},
+    )
 
 
 def _pick_riser(build: Build, catalog: Catalog) -> Fix | None:

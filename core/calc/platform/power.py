@@ -123,9 +123,13 @@ def drive_power_w(drive: Drive) -> tuple[float, str]:
     return (10.0 if drive.form_factor == "3.5" else 5.0), "assumed"
 
 
-def component_power(build: Build) -> tuple[ComponentPower, ...]:
-    """Draw of each component class under a full training load."""
+def component_power(build: Build, gpu_draw_w: float | None = None) -> tuple[ComponentPower, ...]:
+    """Draw of each component class under a full training load, or with each GPU drawing
+    ``gpu_draw_w`` (what it draws serving an LLM)."""
     gpu_basis = "power_limit" if build.gpu_power_limit_w is not None else "board_power"
+    gpu_each = build.gpu_power_w
+    if gpu_draw_w is not None:
+        gpu_basis, gpu_each = "serving_draw", gpu_draw_w
     cpu = build.cpu
     cpu_w, cpu_basis = (
         (cpu.max_power_w, "cpu_max_power")
@@ -141,9 +145,7 @@ def component_power(build: Build) -> tuple[ComponentPower, ...]:
         drive_count += selection.count
         drive_basis = "assumed" if basis == "assumed" else drive_basis
     return (
-        ComponentPower(
-            component="gpu", count=build.gpu_count, each_w=build.gpu_power_w, basis=gpu_basis
-        ),
+        ComponentPower(component="gpu", count=build.gpu_count, each_w=gpu_each, basis=gpu_basis),
         ComponentPower(component="cpu", count=build.cpu_count, each_w=cpu_w, basis=cpu_basis),
         ComponentPower(
             component="memory",
@@ -162,19 +164,30 @@ def component_power(build: Build) -> tuple[ComponentPower, ...]:
 
 
 def power_budget(
-    build: Build, settings: AnalysisSettings, psu: PSU | None = None, psu_count: int | None = None
+    build: Build,
+    settings: AnalysisSettings,
+    psu: PSU | None = None,
+    psu_count: int | None = None,
+    *,
+    gpu_draw_w: float | None = None,
+    continuous_gpu_draw_w: float | None = None,
 ) -> PowerBudget:
     """Steady and peak DC power, PSU load and excursion margin, wall power and energy.
 
     ``psu``/``psu_count`` evaluate another PSU choice; by default the build's own.
+    ``gpu_draw_w`` is each GPU's draw when it is not its board power or limit (serving:
+    ``core.calc.inference``); the transient spikes scale from that draw.
+    ``continuous_gpu_draw_w``, where lower, is what each GPU draws for hours on end
+    (serving: generation, which waits on memory): the wall draw, the circuit's continuous
+    load and the energy use it; the PSU must carry ``gpu_draw_w``.
     """
     psu = psu or build.psu
     count = psu_count or build.psu_count
-    components = component_power(build)
+    components = component_power(build, gpu_draw_w)
     unknown: tuple[Component, ...] = tuple(c.component for c in components if c.each_w is None)
     steady = sum(c.total_w or 0.0 for c in components)
     ratio, duration_us, transient_basis = gpu_transient(build.gpu)
-    gpu_w = (build.gpu_power_w or 0.0) * build.gpu_count
+    gpu_w = (gpu_draw_w if gpu_draw_w is not None else build.gpu_power_w or 0.0) * build.gpu_count
     peak = steady + gpu_w * (ratio - 1.0)
     circuit_w = settings.circuit_spec.continuous_w
     if psu is None:
@@ -192,8 +205,11 @@ def power_budget(
     rated = psu.wattage_w * count
     load = steady / rated
     tolerance, excursion_basis = psu_excursion_tolerance(psu, duration_us)
-    efficiency = psu_efficiency(psu, load)
-    wall = steady / efficiency
+    continuous = steady
+    if continuous_gpu_draw_w is not None and gpu_draw_w is not None:
+        continuous -= (gpu_draw_w - min(continuous_gpu_draw_w, gpu_draw_w)) * build.gpu_count
+    efficiency = psu_efficiency(psu, continuous / rated)
+    wall = continuous / efficiency
     energy = energy_kwh_per_year(wall, settings.utilization)
     return PowerBudget(
         components=components,

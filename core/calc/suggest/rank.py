@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.checks import Severity
+from core.models.checks import Verdict
 from core.models.suggest import Reason, Suggestion, SuggestRequest
 from core.models.workload import Workload
 
@@ -28,7 +28,7 @@ class Candidate:
     throughput: float
     unit: str
     wall_w: float
-    verdict: Severity
+    verdict: Verdict
     warnings: tuple[str, ...]
     workload: Workload | None = None
     """The workload as the build runs it (a checkpointed variant when the request's did not
