@@ -39,6 +39,6 @@ def build_from_ids(catalog: Catalog, spec: dict[str, Any]) -> Build:
 
 
 def default_build(catalog: Catalog) -> Build:
-    """The bundled default build: two RTX 4090s on a Ryzen 9 7950X board."""
+    """The bundled default build: two RTX 4090s (320 W limit) on a Threadripper PRO 9965WX."""
     text = resources.files("resources.builds").joinpath("default.json").read_text("utf-8")
     return build_from_ids(catalog, json.loads(text))

@@ -46,7 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_lora_arguments(parser)
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
     parser.add_argument(
-        "--new-only", action="store_true", help="new GPUs only (default: also used, where priced)"
+        "--include-used",
+        action="store_true",
+        help="also GPUs bought used, at their dated used price (default: new parts only)",
+    )
+    parser.add_argument(
+        "--new-only",
+        action="store_true",
+        help="new GPUs only (the default; wins over --include-used)",
     )
     parser.add_argument(
         "--no-checkpointing",
@@ -89,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         platform=args.platform,
         max_psus=args.max_psus,
         require_vram_fit=not args.no_vram_fit,
-        allow_used=not args.new_only,
+        allow_used=args.include_used and not args.new_only,
         allow_checkpointing=not args.no_checkpointing,
     )
     priced = priced_catalog(args.cache_dir, args.overrides)
@@ -101,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1))
     else:
         print(f"{workload.name}, budget ${args.budget:,.0f}")
-        print("\n".join(suggest_lines(result)))
+        names = {p.id: f"{p.name} ({p.id})" for p in priced.parts()}
+        print("\n".join(suggest_lines(result, names)))
     return 0
 
 

@@ -32,7 +32,7 @@ class SuggestRequest(Frozen):
     """Drive every suggestion gets; ``None`` picks the cheapest priced NVMe M.2 drive."""
     front_size: Annotated[int, Field(ge=1, le=100)] = 12
     """Most Pareto builds returned (spread evenly over the front)."""
-    allow_used: bool = True
+    allow_used: bool = False
     """Also consider GPUs at their dated used price (the build then names them as used)."""
     allow_checkpointing: bool = True
     """For training, try selective then full activation checkpointing when the workload as
@@ -73,6 +73,13 @@ class SkipCounts(Frozen):
     impossible: int = 0
     """GPU count the workload or the board cannot take."""
     failed_checks: int = 0
+    unknown_fit: int = 0
+    """A part whose physical facts no source gives (GPU cooler, length or width; a board's
+    slot positions for more than one GPU): never "check the manual" in a suggestion."""
+    precision: int = 0
+    """A GPU whose architecture lacks the workload's number format (bf16, fp8)."""
+    cooling: int = 0
+    """Open-air cards packed without a free slot between them, or three and more of them."""
 
 
 class SuggestResult(Frozen):
@@ -89,5 +96,7 @@ class SuggestResult(Frozen):
     skipped: SkipCounts
     unpriced_part_ids: tuple[PartId, ...] = ()
     """Parts without a price that made configurations unrankable."""
+    unknown_fit_part_ids: tuple[PartId, ...] = ()
+    """Parts left out because no source gives a physical fact a suggestion needs."""
     drive_id: PartId | None = None
     cancelled: bool = False

@@ -181,8 +181,11 @@ BINDING_TEXT = {
 def skip_text(skipped: SkipCounts) -> str:
     return (
         f"skipped: {skipped.unpriced:,} with an unpriced part, {skipped.over_budget:,} over "
-        f"budget, {skipped.vram:,} not fitting VRAM, {skipped.power:,} over PSU or circuit "
-        f"power, {skipped.impossible:,} impossible, {skipped.failed_checks:,} failing a check"
+        f"budget, {skipped.vram:,} not fitting VRAM, {skipped.precision:,} without the "
+        f"workload's number format, {skipped.power:,} over PSU or circuit power (with margin), "
+        f"{skipped.unknown_fit:,} with a physical fact no source gives, {skipped.cooling:,} "
+        f"packing open-air cards, {skipped.impossible:,} impossible, "
+        f"{skipped.failed_checks:,} failing a check"
     )
 
 
@@ -203,6 +206,12 @@ def suggest_lines(
             f"{len(result.unpriced_part_ids)} parts have no price (set one with {where}): "
             + ", ".join(shown)
         )
+    if result.unknown_fit_part_ids:
+        shown = [(names or {}).get(i, i) for i in result.unknown_fit_part_ids]
+        lines.append(
+            f"{len(shown)} parts left out: no source gives their cooler, length or width (GPUs) "
+            "or their slot positions (boards, for more than one GPU): " + ", ".join(shown)
+        )
     if result.cancelled:
         lines.append("The search was cancelled.")
     if not result.front:
@@ -218,11 +227,14 @@ def suggest_lines(
     for s in result.front:
         b = s.build
         star = "*" if result.best is not None and s.build == result.best.build else " "
+        used = " (used)" if b.is_used(b.gpu) else ""
+        drives = ", ".join(f"{d.count}× {d.drive.name}" for d in b.drives)
         lines.append(
             f"{star} {USD(s.cost_usd)}  {s.throughput:,.1f} {s.unit}  "
-            f"${s.usd_per_unit:,.2f}/{s.unit}  {s.wall_w:,.0f} W  {b.gpu_count}× {b.gpu.name}, "
-            f"{b.cpu.name}, {b.motherboard.name}, {b.memory_kits}× {b.memory.name}, "
-            f"{b.psu_count}× {b.psu.name if b.psu else '-'}"
+            f"${s.usd_per_unit:,.2f}/{s.unit}  {s.wall_w:,.0f} W  "
+            f"{b.gpu_count}× {b.gpu.name}{used}, {b.cpu.name}, {b.motherboard.name}, "
+            f"{b.memory_kits}× {b.memory.name}, {b.psu_count}× {b.psu.name if b.psu else '-'}, "
+            f"{b.case.name if b.case else 'no case'}, {drives}"
         )
         lines += [f"      {reason_text(r)}" for r in s.reasons]
     return lines

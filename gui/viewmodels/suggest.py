@@ -8,9 +8,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from core.models.build import Build
 from core.models.suggest import SuggestRequest, SuggestResult
 from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.workers.suggest_worker import SuggestWorker
+
+
+def suggestion_name(build: Build) -> str:
+    """A suggested build's name: its GPUs, marked "used" when bought used."""
+    used = " (used)" if build.is_used(build.gpu) else ""
+    return f"Suggested: {build.gpu_count}× {build.gpu.name}{used}"
 
 
 class SuggestViewModel(QObject):
@@ -22,12 +29,18 @@ class SuggestViewModel(QObject):
     build_opened = Signal(int)
     """A front build was added to the comparison at this index (and shown)."""
 
+    cleared = Signal(str)
+    """The result was dropped; the message says why (the workload it was for changed)."""
+
     def __init__(self, session: SessionViewModel) -> None:
         super().__init__()
         self.session_view_model = session
         self.request = SuggestRequest(budget_usd=10_000)
         self._worker: SuggestWorker | None = None
         self._result: SuggestResult | None = None
+        self._searched: object = None
+        """The workload and settings the result (or the running search) is for."""
+        session.session_changed.connect(self._on_session_changed)
 
     @property
     def result(self) -> SuggestResult | None:
@@ -42,6 +55,7 @@ class SuggestViewModel(QObject):
             return
         self.request = request
         vm = self.session_view_model
+        self._searched = (vm.workload, vm.settings)
         worker = SuggestWorker(vm.workload or default_workload(), request, vm.catalog, vm.settings)
         worker.progress.connect(self._on_worker_progress)
         worker.found.connect(self._on_worker_found)
@@ -67,9 +81,7 @@ class SuggestViewModel(QObject):
         if self._result is None or not 0 <= index < len(self._result.front):
             return None
         suggestion = self._result.front[index]
-        build = suggestion.build.model_copy(
-            update={"name": f"Suggested: {suggestion.build.gpu_count}× {suggestion.build.gpu.name}"}
-        )
+        build = suggestion.build.model_copy(update={"name": suggestion_name(suggestion.build)})
         vm = self.session_view_model
         added = vm.add_build(build)
         if isinstance(added, str):
@@ -77,7 +89,11 @@ class SuggestViewModel(QObject):
         changed = suggestion.workload
         if changed is not None and vm.workload is not None and changed != vm.workload:
             # The build fits only as the search ran it (checkpointing on): say so by doing it.
+            # The other suggestions were searched with the same variants: they stay.
+            searched, self._searched = self._searched, None  # not a change that drops them
             vm.set_workload(f"Checkpointing {changed.checkpointing} (suggested build)", changed)
+            if searched is not None:
+                self._searched = (vm.workload, vm.settings)
         self.build_opened.emit(added)
         return added
 
@@ -85,9 +101,27 @@ class SuggestViewModel(QObject):
         self.progress_changed.emit(share)
 
     def _on_worker_found(self, result: SuggestResult) -> None:
+        vm = self.session_view_model
+        if (vm.workload, vm.settings) != self._searched:
+            return  # the workload changed while it ran: a result for another workload
         if result != self._result:
             self._result = result
             self.result_changed.emit(result)
+
+    def _on_session_changed(self, session: object) -> None:
+        """Results belong to the workload and settings they were searched for: when either
+        changes they are dropped (a build opened from them would be judged on another
+        workload), and the running search is stopped."""
+        del session
+        vm = self.session_view_model
+        if self._searched is None or (vm.workload, vm.settings) == self._searched:
+            return
+        self._searched = None
+        if self._worker is not None:
+            self._worker.cancel()
+        if self._result is not None:
+            self._result = None
+            self.cleared.emit("The workload or settings changed: search again for suggestions.")
 
     def _on_worker_failed(self, message: str) -> None:
         self.failed.emit(message)

@@ -24,7 +24,13 @@ from PySide6.QtWidgets import (
 
 from core.models.session import Session
 from core.models.settings import CIRCUITS
-from core.models.suggest import MAX_SUGGEST_GPUS, PlatformFamily, SuggestRequest, SuggestResult
+from core.models.suggest import (
+    MAX_SUGGEST_GPUS,
+    PlatformFamily,
+    Suggestion,
+    SuggestRequest,
+    SuggestResult,
+)
 from core.text.compare import skipped_summary
 from core.text.cost import reason_text, suggest_lines
 from core.text.money import USD
@@ -33,7 +39,39 @@ from gui.charts.export_menu import add_export_menu
 from gui.viewmodels.suggest import SuggestViewModel
 from gui.views import plain
 
-COLUMNS = ("Cost", "Throughput", "Cost per unit", "Wall", "Build", "Why")
+COLUMNS = (
+    "Cost",
+    "Throughput",
+    "Cost per unit",
+    "Wall",
+    "GPUs",
+    "CPU and board",
+    "Memory",
+    "PSU",
+    "Case",
+    "Drive",
+    "Why",
+)
+
+
+def suggestion_cells(s: Suggestion, *, best: bool) -> tuple[str, ...]:
+    """One suggestion's row: figures, then every part (used ones marked), then why."""
+    b = s.build
+    used = " (used)" if b.is_used(b.gpu) else ""
+    drives = ", ".join(f"{d.count}× {d.drive.name}" for d in b.drives)
+    return (
+        USD(s.cost_usd),
+        f"{s.throughput:,.1f} {s.unit}",
+        f"${s.usd_per_unit:,.2f}" + (" (best)" if best else ""),
+        f"{s.wall_w:,.0f} W",
+        f"{b.gpu_count}× {b.gpu.name}{used}",
+        f"{b.cpu.name}, {b.motherboard.name}",
+        f"{b.memory_kits}× {b.memory.name}",
+        f"{b.psu_count}× {b.psu.name}" if b.psu else "none",
+        b.case.name if b.case else "none",
+        drives,
+        "; ".join(reason_text(x) for x in s.reasons),
+    )
 
 
 class SuggestPanel(QWidget):
@@ -59,7 +97,7 @@ class SuggestPanel(QWidget):
         self.max_wall.setSpecialValueText("no limit")
         self.max_wall.setSuffix(" W")
         self.vram_fit = QCheckBox("the model must fit in VRAM")
-        self.allow_used = QCheckBox("also used GPUs (dated used prices)")
+        self.allow_used = QCheckBox("include used GPUs (dated used prices)")
         self.allow_checkpointing = QCheckBox("switch on checkpointing when it makes a model fit")
         self.front_size = QSpinBox()
         self.front_size.setRange(1, 100)
@@ -129,6 +167,7 @@ class SuggestPanel(QWidget):
         view_model.progress_changed.connect(self._on_view_model_progress_changed)
         view_model.result_changed.connect(self._on_view_model_result_changed)
         view_model.failed.connect(self._on_view_model_failed)
+        view_model.cleared.connect(self._on_view_model_cleared)
         view_model.session_view_model.session_changed.connect(self._on_session_changed)
 
     def _show_request(self, r: SuggestRequest) -> None:
@@ -177,6 +216,13 @@ class SuggestPanel(QWidget):
     def _on_view_model_progress_changed(self, share: float) -> None:
         self.progress.setValue(round(share * 100))
 
+    def _on_view_model_cleared(self, message: str) -> None:
+        self.table.clearSelection()
+        self.table.setRowCount(0)
+        self.chart.set_points((), (), "", highlight=None)
+        self.open_button.setEnabled(False)
+        self.summary.setText(message)
+
     def _on_view_model_failed(self, message: str) -> None:
         # the message says what happened ("Suggest searches builds for training …", or
         # "search failed: …" for an error nobody foresaw)
@@ -205,7 +251,10 @@ class SuggestPanel(QWidget):
             tuple(
                 # numbered as in the table: two builds may share their GPUs
                 ScatterPoint(
-                    f"{n}: {s.build.gpu_count}× {s.build.gpu.name}", s.cost_usd, s.throughput
+                    f"{n}: {s.build.gpu_count}× {s.build.gpu.name}"
+                    + (" (used)" if s.build.is_used(s.build.gpu) else ""),
+                    s.cost_usd,
+                    s.throughput,
                 )
                 for n, s in enumerate(front, start=1)
             ),
@@ -213,17 +262,9 @@ class SuggestPanel(QWidget):
             unit,
             highlight=best,
         )
+        self.table.clearSelection()  # a row of the last search is not a row of this one
         self.table.setRowCount(len(front))
         for r, s in enumerate(front):
-            b = s.build
-            cells = (
-                USD(s.cost_usd),
-                f"{s.throughput:,.1f} {s.unit}",
-                f"${s.usd_per_unit:,.2f}" + (" (best)" if r == best else ""),
-                f"{s.wall_w:,.0f} W",
-                f"{b.gpu_count}× {b.gpu.name}, {b.cpu.name}, {b.motherboard.name}",
-                "; ".join(reason_text(x) for x in s.reasons),
-            )
-            for c, text in enumerate(cells):
+            for c, text in enumerate(suggestion_cells(s, best=r == best)):
                 self.table.setItem(r, c, QTableWidgetItem(text))
-        self.open_button.setEnabled(False)
+        self.open_button.setEnabled(bool(self.table.selectionModel().selectedRows()))

@@ -5,7 +5,8 @@ slots (a card ``w`` slots wide at position ``p`` covers ``p .. p+w-1``, so the
 next card sits at ``p+w`` or lower) and every choice of M.2 slots for the NVMe
 drives, applies the board's lane rules for that population, and keeps the best
 by, in order: GPUs with a usable link, drives placed, total GPU bandwidth, the
-weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, top-most slots. The search
+weakest GPU's bandwidth, GPUs on the CPU, drive bandwidth, a free slot between open-air
+cards, top-most slots. The search
 is bounded (``PLACEMENT_BUDGET``): past it the drives, then the GPUs, are placed greedily.
 
 Per-lane rates: ``core.models.pcie.GB_S_PER_LANE``.
@@ -166,11 +167,21 @@ def _raw_links(
     return gpus, [(m2, drive, gen, min(lanes, M2_NVME_LANES)) for m2, drive, gen, lanes in placed]
 
 
+def _spaced(build: Build, gpus: list[tuple[PcieSlot, PcieGen, int]], width: int) -> int:
+    """1 when open-air cards have a free slot between them (they need it to breathe:
+    ``core.calc.platform.physical``), else 0; always 0 for other coolers."""
+    if build.gpu.cooler != "open-air" or len(gpus) < 2 or width <= 1:
+        return 0
+    positions = sorted(slot.position for slot, _gen, _lanes in gpus)
+    return int(all(b - (a + width) >= 1 for a, b in pairwise(positions)))
+
+
 def _evaluate(
     build: Build,
     gpu_set: tuple[PcieSlot, ...],
     m2_set: tuple[M2Slot, ...],
     drives: tuple[Drive, ...],
+    width: int = 1,
 ) -> tuple[Score, Placement]:
     gpus, placed = _raw_links(build, gpu_set, m2_set, drives)
     bandwidths = [GB_S_PER_LANE[gen] * lanes for _slot, gen, lanes in gpus]
@@ -183,6 +194,7 @@ def _evaluate(
         sum(slot.attached_to == "cpu" for slot, _gen, _lanes in gpus),
         round(sum(bandwidths), 3),
         round(sum(GB_S_PER_LANE[gen] * lanes for _m2, _drive, gen, lanes in placed), 3),
+        _spaced(build, gpus, width),
         -sum(s.position for s in gpu_set),
     )
     return score, (gpu_set, m2_set)
@@ -253,7 +265,7 @@ def _greedy_search(
 
     def evaluate(gpu_set: tuple[PcieSlot, ...]) -> tuple[Score, Placement]:
         m2_set = _greedy_m2_set(m2_slots, gpu_set, m2_count)
-        return _evaluate(build, gpu_set, m2_set, drives)
+        return _evaluate(build, gpu_set, m2_set, drives, width)
 
     current = _greedy_gpu_set(slots, size, width)
     best = evaluate(current)
@@ -310,7 +322,7 @@ def assign_pcie(build: Build) -> PcieAssignment:
                     if exhaustive_m2
                     else (_greedy_m2_set(board.m2_slots, gpu_set, m2_count),)
                 ):
-                    result = _evaluate(build, gpu_set, m2_set, drives)
+                    result = _evaluate(build, gpu_set, m2_set, drives, width)
                     if best is None or result[0] > best[0]:
                         best = result
         else:
@@ -484,11 +496,12 @@ def pcie_checks(
 
 
 def _m2_check(build: Build, assignment: PcieAssignment) -> Check:
+    names = {s.drive.id: s.drive.name for s in build.drives}
     numbers: dict[str, float | str] = {
         "drives": len(m2_nvme_drives(build)),
         "m2_slots": len(build.motherboard.m2_slots),
         "placed": len(assignment.drive_links),
-        "unplaced": ", ".join(assignment.drives_unplaced),
+        "unplaced": ", ".join(names.get(i, i) for i in assignment.drives_unplaced),
     }
     if assignment.drives_unplaced:
         return Check(id="pcie.m2", severity="fail", reason="drive_no_m2_slot", numbers=numbers)

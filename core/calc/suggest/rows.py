@@ -73,6 +73,7 @@ def links_for(
         width,
         count,
         None if riser is None else (riser.pcie_gen, riser.lanes),
+        gpu.cooler == "open-air",  # open-air cards are placed with a slot between them
     )
     if key not in caches.links:
         assignment = assign_pcie(make())

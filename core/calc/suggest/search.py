@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,14 +42,17 @@ import numpy as np
 import numpy.typing as npt
 
 from core.calc.analysis import analyze
+from core.calc.inference import is_serving
 from core.calc.memory import vram_breakdown
 from core.calc.memory.components import GIB, host_ram_bytes
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.profile import profile_from_workload
+from core.calc.platform.checks import CIRCUIT_WARN_FRACTION
 from core.calc.platform.compat import connectors_ok, price_key
 from core.calc.platform.form_factors import board_fits
 from core.calc.platform.power import (
     DIMM_W,
+    STEADY_WARN_FRACTION,
     component_power,
     gpu_transient,
     psu_excursion_tolerance,
@@ -61,6 +65,7 @@ from core.calc.suggest.rank import (
     reasons_for,
 )
 from core.calc.suggest.rows import LinkKey, RowCaches, links_for, row_throughput, sketch_build
+from core.calc.suggest.signable import precision_supported, signable
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
 from core.catalog import Catalog
 from core.errors import InvalidWorkload, RigForgeError
@@ -169,9 +174,10 @@ def suggest(
         raise RigForgeError("no priced NVMe M.2 drive in the catalog; set a price or a drive")
     skipped: dict[str, int] = dict.fromkeys(SkipCounts.model_fields, 0)
     unpriced: set[str] = set()
-    offers = _offers(catalog, request, unpriced)
+    unknown_fit: set[str] = set()
+    offers = _offers(catalog, request, unpriced, unknown_fit, workload, skipped)
     if not offers:
-        return _empty(0, skipped, unpriced, drive, cancelled=False)
+        return _empty(0, skipped, unpriced, drive, cancelled=False, unknown_fit=unknown_fit)
     space = _space(catalog, request, drive, offers[0].gpu, unpriced)
     cap_w = settings.circuit_spec.continuous_w
     if request.max_wall_w is not None:
@@ -191,7 +197,9 @@ def suggest(
     gpu_ids = sorted({o.gpu.id for o in offers})
     for step, gpu_id in enumerate(gpu_ids):
         if cancelled is not None and cancelled():
-            return _empty(considered, skipped, unpriced, drive, cancelled=True)
+            return _empty(
+                considered, skipped, unpriced, drive, cancelled=True, unknown_fit=unknown_fit
+            )
         if progress is not None:
             progress(0.85 * step / max(len(gpu_ids), 1))
         for offer in (o for o in offers if o.gpu.id == gpu_id):
@@ -206,7 +214,16 @@ def suggest(
                 chosen, host_ram = variant
                 profile = profiles.setdefault(id(chosen), profile_from_workload(chosen))
                 rows += _rows(
-                    offer, count, chosen, profile, host_ram, space, request, caches, skipped
+                    offer,
+                    count,
+                    chosen,
+                    profile,
+                    host_ram,
+                    space,
+                    request,
+                    caches,
+                    skipped,
+                    unknown_fit,
                 )
     evaluated = _choose_psus(rows, space, settings, cap_w, request, skipped)
     if progress is not None:
@@ -221,6 +238,7 @@ def suggest(
         evaluated=evaluated,
         skipped=SkipCounts(**skipped),
         unpriced_part_ids=tuple(sorted(unpriced)),
+        unknown_fit_part_ids=tuple(sorted(unknown_fit)),
         drive_id=drive.id,
     )
 
@@ -296,10 +314,27 @@ def _space(
     )
 
 
-def _offers(catalog: Catalog, request: SuggestRequest, unpriced: set[str]) -> list[_Offer]:
+def _offers(
+    catalog: Catalog,
+    request: SuggestRequest,
+    unpriced: set[str],
+    unknown_fit: set[str],
+    workload: Workload,
+    skipped: dict[str, int],
+) -> list[_Offer]:
+    """GPUs to try: PCIe cards whose cooler, length and width a source gives (a suggestion
+    never rests on "check the manual") and whose architecture runs the workload's number
+    format; new at their price, used where asked for and priced."""
     offers = []
     for index, gpu in enumerate(catalog.parts("gpu")):
         if not isinstance(gpu, GPU) or gpu.form_factor != "pcie" or not gpu.board_power_w:
+            continue
+        if gpu.cooler is None or gpu.length_mm is None or gpu.slot_width is None:
+            unknown_fit.add(gpu.id)
+            skipped["unknown_fit"] += request.max_gpus
+            continue
+        if not is_serving(workload) and not precision_supported(gpu, workload.precision):
+            skipped["precision"] += request.max_gpus
             continue
         new = gpu.price.usd
         used = gpu.used_price.usd if gpu.used_price is not None else None
@@ -379,6 +414,7 @@ def _rows(
     request: SuggestRequest,
     caches: RowCaches,
     skipped: dict[str, int],
+    unknown_fit: set[str],
 ) -> list[_Row]:
     """Rows of ``count`` × ``offer`` on every platform, each with its cheapest memory and
     mounting; every configuration left out is counted in ``skipped`` by cause."""
@@ -407,9 +443,16 @@ def _rows(
             continue
         mem_usd, mem_index, mem_w = memory
         for mounting in mountings:
+            if count > 1 and mounting.riser is None and not plat.board.slot_positions_sourced:
+                unknown_fit.add(plat.board.id)  # no source says how the cards sit
+                skipped["unknown_fit"] += 1
+                continue
             links = _links(gpu, count, plat, mounting, space.drive, caches)
             if links is None or not _case_takes(mounting, plat, gpu, links):
                 skipped["impossible"] += 1
+                continue
+            if not _cool_enough(gpu, count, mounting, links):
+                skipped["cooling"] += 1
                 continue
             cost = (
                 offer.usd * count
@@ -457,6 +500,18 @@ def _mountings(gpu: GPU, count: int, space: _Space) -> list[_Mounting]:
                 result.append(_Mounting(frame, space.riser, frame.price.usd or 0.0, riser_usd))
                 break
     return result
+
+
+def _cool_enough(gpu: GPU, count: int, mounting: _Mounting, links: LinkKey) -> bool:
+    """Open-air cards in a case need a free slot between them, and three or more of them
+    overheat however spaced (``core.calc.platform.physical``); on risers they sit apart."""
+    if gpu.cooler != "open-air" or count == 1 or mounting.riser is not None:
+        return True
+    if count >= 3:
+        return False
+    width = math.ceil(gpu.slot_width or 1)
+    positions = sorted(link[3] for link in links)
+    return all(b - (a + width) >= 1 for a, b in itertools.pairwise(positions))
 
 
 def _case_fits_gpu(case: Case, gpu: GPU) -> bool:
@@ -538,7 +593,17 @@ def _choose_psus(
     tolerance = np.stack([_tolerance(r.offer.gpu, space) for r in rows])
     spike_ok = ~known[:, None] | (peak[:, None] <= space.psu_rated[None, :] * tolerance)
     cables = np.stack([_cables(r.offer.gpu, r.count, space) for r in rows])
-    ok = (load <= 1.0) & spike_ok & (wall <= cap_w) & cables
+    # the margins the power checks use: PSU load at most 80 %, wall draw at most 90 % of
+    # the circuit's continuous limit; no more PSUs than the case holds (one when unknown)
+    counts = np.array([p.count for p in space.psus])
+    bays = np.array([r.mounting.case.psu_bays or 1 for r in rows])
+    ok = (
+        (load <= STEADY_WARN_FRACTION)
+        & spike_ok
+        & (wall <= cap_w * CIRCUIT_WARN_FRACTION)
+        & cables
+        & (counts[None, :] <= bays[:, None])
+    )
     cost = np.array([r.cost_wo_psu for r in rows])[:, None] + space.psu_usd[None, :]
     ok &= cost <= request.budget_usd
     masked = np.where(ok, cost, np.inf)
@@ -648,7 +713,7 @@ def _analyse(
     )
     analysis = analyze(build, row.workload, settings, catalog)
     total = analysis.cost.parts.total_usd
-    if analysis.verdict == "fail" or analysis.throughput is None or total is None:
+    if not signable(analysis) or analysis.throughput is None or total is None:
         return None
     return Candidate(
         build=build,
@@ -664,9 +729,16 @@ def _analyse(
 
 
 def _empty(
-    considered: int, skipped: dict[str, int], unpriced: set[str], drive: Drive, *, cancelled: bool
+    considered: int,
+    skipped: dict[str, int],
+    unpriced: set[str],
+    drive: Drive,
+    *,
+    cancelled: bool,
+    unknown_fit: set[str],
 ) -> SuggestResult:
     return SuggestResult(
+        unknown_fit_part_ids=tuple(sorted(unknown_fit)),
         front=(),
         best=None,
         considered=considered,

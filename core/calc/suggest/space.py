@@ -2,8 +2,8 @@
 
 A platform is a CPU with a board of the same socket whose memory type and DIMM
 kind the CPU supports (``core.calc.platform.compat``). Memory options are every catalog
-kit the platform takes, 1..n kits as the DIMM slots allow; PSU options every
-catalog PSU, 1..``max_psus`` units.
+kit the platform takes, 1..n kits as the DIMM slots allow, keeping those that fill every
+memory channel where any does; PSU options every catalog PSU, 1..``max_psus`` units.
 """
 
 from __future__ import annotations
@@ -83,6 +83,9 @@ def platforms(catalog: Catalog, family: PlatformFamily) -> tuple[Platform, ...]:
             if not set(board.dimm_types) & set(cpu.dimm_types):
                 continue
             memory = memory_options(catalog, cpu, board)
+            # every memory channel filled, where the catalog has kits that do: an empty
+            # channel's bandwidth is lost (``core.calc.platform.compat``)
+            memory = tuple(o for o in memory if o.dimms >= cpu.memory_channels) or memory
             if memory:
                 result.append(Platform(cpu, board, memory))
     return tuple(result)
