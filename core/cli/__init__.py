@@ -24,6 +24,7 @@ from core.errors import RigForgeError, validation_message
 COMMAND_MODULES: tuple[str, ...] = (
     "core.cli.memory",
     "core.cli.check",
+    "core.cli.fix",
     "core.cli.validate",
     "core.cli.predict",
     "core.cli.convert",

@@ -168,6 +168,7 @@ REASONS: dict[str, str] = {
     "passive_needs_airflow": (
         "Passive cards rely on server-chassis airflow through them; choose a case to check it"
     ),
+    "open_air_on_frame": "{gpus} open-air cards on risers along an open frame: each in open air",
     "passive_server_airflow": "{case} pushes air through passive cards",
     "one_psu_fits": "One PSU: {case} mounts it",
     "channels_filled": "{dimms} DIMMs fill the CPU's {channels} memory channels",
@@ -207,6 +208,9 @@ REASONS: dict[str, str] = {
     ),
     "open_air_many": "{gpus} open-air cards: blower cards are recommended beyond two",
     # compatibility
+    "chipset_not_for_cpu": (
+        "The {chipset} board runs Threadripper PRO processors only, not the {cpu}"
+    ),
     "socket_match": "CPU and board share socket {cpu_socket}",
     "socket_mismatch": "CPU socket {cpu_socket} does not match the board's {board_socket}",
     "memory_type_match": "{memory_type} memory matches the platform",
@@ -300,6 +304,9 @@ CHECK_TITLES: dict[str, str] = {
     "pcie.m2": "M.2 slots",
     "pcie.p2p": "GPU peer-to-peer",
     "physical.board_slots": "Board slots",
+    "physical.psu_bays": "PSU bays",
+    "compat.memory_channels": "Memory channels",
+    "workload.precision": "Number format",
     "physical.case": "Case",
     "physical.case_board": "Board in case",
     "physical.case_slots": "Case slots",

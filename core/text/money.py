@@ -42,6 +42,12 @@ class Money:
         text = f"{value:,.{digits}f}"
         return f"{symbol}{text}" if symbol else f"{self.currency} {text}"
 
+    def signed(self, usd: float) -> str:
+        """A difference: "+$1,200", "−$80", "$0"."""
+        if round(self.amount(usd)) == 0:
+            return self(0.0)
+        return ("+" if usd > 0 else "−") + self(abs(usd))
+
     def note(self) -> str:
         """Which rate and day converted the amounts ("" for USD)."""
         if self.currency == "USD" or self.table is None:

@@ -25,8 +25,22 @@ def price_key(part: Part) -> float:
     return part.price.usd if part.price.usd is not None else math.inf
 
 
+CHIPSET_CPUS: dict[str, str] = {"wrx90": "threadripper pro", "wrx80": "threadripper pro"}
+"""Chipsets that take only some CPUs of their socket. Source: AMD, WRX90 platform
+("AMD Ryzen Threadripper PRO 7000 WX-Series processors ... on WRX90 motherboards"; the
+non-PRO Threadripper 7000/9000 run on TRX50 only) and sWRX8/WRX80 (Threadripper PRO 3000
+and 5000 WX only)."""
+
+
+def chipset_takes(cpu: CPU, board: Motherboard) -> bool:
+    """Whether the board's chipset runs this CPU of its socket (``CHIPSET_CPUS``)."""
+    family = CHIPSET_CPUS.get(normalise_name(board.chipset))
+    return family is None or family in cpu.name.lower()
+
+
 def same_socket(cpu: CPU, board: Motherboard) -> bool:
-    return normalise_name(cpu.socket) == normalise_name(board.socket)
+    """The CPU fits the board: same socket, and a chipset that runs it."""
+    return normalise_name(cpu.socket) == normalise_name(board.socket) and chipset_takes(cpu, board)
 
 
 def memory_fits(memory: MemoryKit, cpu: CPU, board: Motherboard) -> bool:
@@ -164,6 +178,16 @@ def compat_checks(build: Build, catalog: Catalog | None = None) -> tuple[Check, 
         checks.append(
             Check(
                 id="compat.socket", severity="pass", reason="socket_match", numbers=socket_numbers
+            )
+        )
+    elif normalise_name(cpu.socket) == normalise_name(board.socket):
+        checks.append(
+            Check(
+                id="compat.socket",
+                severity="fail",
+                reason="chipset_not_for_cpu",
+                numbers=socket_numbers | {"chipset": board.chipset, "cpu": cpu.name},
+                fix=pick_board(build, catalog) if catalog else None,
             )
         )
     else:

@@ -370,6 +370,9 @@ def _cooling_check(
         return _passive_check(build, numbers)
     if gpu.cooler != "open-air" or build.gpu_count == 1:
         return Check(id=cid, severity="pass", reason="cooling_ok", numbers=numbers)
+    if build.riser is not None and build.case is not None and build.case.kind == "open_frame":
+        # on an open frame each card sits on its own riser along the rail, in open air
+        return Check(id=cid, severity="pass", reason="open_air_on_frame", numbers=numbers)
     if not build.motherboard.slot_positions_sourced:
         return Check(id=cid, severity="warn", reason="open_air_spacing_unknown", numbers=numbers)
     if not gaps:
