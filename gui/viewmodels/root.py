@@ -22,6 +22,7 @@ from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.autosave import AutosaveViewModel
 from gui.viewmodels.comparison import ComparisonViewModel
 from gui.viewmodels.document import DocumentViewModel
+from gui.viewmodels.fixplan import FixPlanViewModel
 from gui.viewmodels.prices import PricesViewModel
 from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.viewmodels.settings import SettingsViewModel
@@ -39,6 +40,7 @@ class ViewModels:
     autosave: AutosaveViewModel | None
     cache: AnalysisCache
     prices: PricesViewModel
+    plan: FixPlanViewModel
 
     def all(self) -> tuple[QObject, ...]:
         models: tuple[QObject | None, ...] = (
@@ -50,6 +52,7 @@ class ViewModels:
             self.settings,
             self.autosave,
             self.prices,
+            self.plan,
         )
         return tuple(m for m in models if m is not None)
 
@@ -109,6 +112,7 @@ def build_view_models(
         comparison.refresh()
 
     prices.catalog_changed.connect(on_prices_changed)
+    plan = FixPlanViewModel(session, cache)
     return ViewModels(
-        session, analysis, document, comparison, suggest, settings, autosave, cache, prices
+        session, analysis, document, comparison, suggest, settings, autosave, cache, prices, plan
     )

@@ -38,6 +38,7 @@ from gui.views.about_dialog import AboutDialog
 from gui.views.build_editor import BuildEditorPanel
 from gui.views.export_actions import ExportActions
 from gui.views.file_actions import FileActions
+from gui.views.plan_actions import PlanActions
 from gui.views.results_panel import ResultsPanel
 from gui.views.settings_dialog import SettingsDialog
 from gui.views.workload_editor import WorkloadEditorPanel
@@ -143,6 +144,8 @@ class MainWindow(QMainWindow):
         self.export_actions = ExportActions(
             self, view_models, lambda title, text: self.file_actions.show_error(title, text)
         )
+        self.plan_actions = PlanActions(self, view_models.plan, lambda: settings.money)
+        self.results.banner.plan_requested.connect(self.plan_actions.start)
         self.prices_dialog: PricesDialog | None = None
         self._make_menus()
         self.document.dirty_changed.connect(self._on_document_dirty_changed)
@@ -213,6 +216,7 @@ class MainWindow(QMainWindow):
         )
         for action in (self.size_psu_action, self.add_gpu_action, self.remove_gpu_action):
             edit_menu.addAction(action)
+        edit_menu.addAction(self.plan_actions.action)
         edit_menu.addSeparator()
         self.prices_action = self._action("P&rices…", "Ctrl+Shift+R", self.open_prices)
         edit_menu.addAction(self.prices_action)
@@ -419,6 +423,7 @@ class MainWindow(QMainWindow):
             self.save_geometry()
             self.file_actions.shutdown()
             self.view_models.prices.shutdown()
+            self.view_models.plan.shutdown()
             if self.autosave is not None:  # a clean exit leaves nothing to recover
                 self.autosave.stop()
                 self.autosave.discard()

@@ -23,6 +23,8 @@ class VerdictBanner(QFrame):
     """One line (wrapped when long) with the verdict and its first problem."""
 
     fix_requested = Signal(object)
+    plan_requested = Signal()
+    """*Make it work*: one plan of combined changes for the whole build."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,10 +36,19 @@ class VerdictBanner(QFrame):
         self.fix_button.setToolTip(
             plain.tip("Apply the fix of the first problem (Ctrl+Z undoes it)")
         )
+        self.plan_button = QPushButton("Make it work")
+        self.plan_button.setToolTip(
+            plain.tip(
+                "Find the cheapest combined change (platform, case, PSU, power limit; the "
+                "GPUs stay) that passes every check (Ctrl+Shift+M; Ctrl+Z undoes it)"
+            )
+        )
+        self.plan_button.clicked.connect(self.plan_requested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.fix_button)
+        layout.addWidget(self.plan_button)
         self._check: Check | None = None
         self.severity = "pass"
         self._styled = ""
@@ -61,6 +72,7 @@ class VerdictBanner(QFrame):
             self._styled = verdict.severity
         self._check = verdict.fix_check if can_apply else None
         self.fix_button.setVisible(self._check is not None)
+        self.plan_button.setVisible(verdict.severity in ("fail", "changes", "warn"))
 
     def _on_fix_button_clicked(self) -> None:
         if self._check is not None:

@@ -30,36 +30,41 @@ SINGLE: dict[str, Any] = {
     "motherboard": "asus-proart-x870e-creator-wifi",
     "memory": "corsair-vengeance-ddr5-5600-2x32gb",
     "drives": [{"drive": "samsung-990-pro-2tb"}],
-    "psu": "corsair-rm1000x-2021",
+    "psu": "antec-hcg-pro-1000-atx31",
     "case": "fractal-design-north",
 }
 
-CONSUMER: dict[str, Any] = {
-    "name": "2x RTX 4090 (consumer)",
+TWO_4090: dict[str, Any] = {
+    "name": "2x RTX 4090 (320 W each)",
     "gpu": "rtx-4090",
     "gpu_count": 2,
-    "cpu": "ryzen-9-7950x",
-    "motherboard": "asus-proart-x870e-creator-wifi",
-    "memory": "corsair-vengeance-ddr5-5600-2x32gb",
+    "gpu_power_limit_w": 320,
+    "cpu": "threadripper-pro-9965wx",
+    "motherboard": "asus-pro-ws-wrx90e-sage-se",
+    "memory": "kingston-fury-renegade-pro-ddr5-6000-8x32gb-rdimm",
     "drives": [{"drive": "samsung-990-pro-2tb"}],
-    "psu": "corsair-hx1500i-2025",
-    "case": "fractal-design-define-7-xl",
+    "psu": "msi-meg-ai1600t-pcie5",
+    "case": "phanteks-enthoo-pro-2-server-edition",
 }
+"""The bundled default build's parts: two open-air cards a slot apart on CPU lanes, a
+1,600 W ATX 3.1 PSU for their spikes, limited to 320 W each for a 15 A circuit."""
 
 COMPARISON: list[dict[str, Any]] = [
-    CONSUMER,
-    {
-        "name": "2x RTX 6000 Ada (workstation)",
+    TWO_4090,
+    TWO_4090
+    | {
+        "name": "2x RTX 6000 Ada",
         "gpu": "rtx-6000-ada",
-        "gpu_count": 2,
-        "cpu": "threadripper-pro-7965wx",
-        "motherboard": "asus-pro-ws-wrx90e-sage-se",
-        "memory": "kingston-fury-renegade-pro-ddr5-6000-4x32gb-rdimm",
+        "gpu_power_limit_w": None,
         "drives": [{"drive": "samsung-990-pro-4tb"}],
-        "psu": "corsair-ax1600i",
-        "case": "phanteks-enthoo-pro-2-server-edition",
     },
-    CONSUMER | {"name": "2x RTX 3090 (used)", "gpu": "rtx-3090", "used": ["rtx-3090"]},
+    TWO_4090
+    | {
+        "name": "2x RTX 3090 (used, NVLink, 320 W each)",
+        "gpu": "rtx-3090",
+        "nvlink_bridges": 1,
+        "used": ["rtx-3090"],
+    },
 ]
 
 
@@ -78,8 +83,9 @@ def main() -> None:
         settings=SETTINGS,
         title="Three ways to 48 GB+ of VRAM",
         notes=(
-            "Consumer, workstation and used cards compared; the first build is the "
-            "baseline. The RTX 3090s are priced at a dated survey of used listings."
+            "Consumer, workstation and used cards compared on one workstation platform; "
+            "the first build is the baseline. The RTX 3090s are priced at a dated survey "
+            "of used listings."
         ),
     )
     save_file(folder / "three-way-comparison.json", comparison)
