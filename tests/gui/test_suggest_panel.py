@@ -94,3 +94,66 @@ def test_a_budget_nothing_fits_says_why(qtbot: QtBot, window: MainWindow) -> Non
     assert vm.result is not None and vm.result.front == ()
     assert "over budget" in panel.summary.text()
     assert panel.table.rowCount() == 0
+
+
+def _search(qtbot: QtBot, vm: SuggestViewModel, panel: SuggestPanel) -> None:
+    with qtbot.waitSignal(vm.result_changed, timeout=120_000):
+        panel.search_button.click()
+    qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
+
+
+def test_every_part_is_shown_and_used_gpus_only_when_included(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    vm, panel = _panel(window)
+    assert not panel.allow_used.isChecked()  # off by default
+    headers = [panel.table.horizontalHeaderItem(c).text() for c in range(panel.table.columnCount())]
+    for column in ("GPUs", "CPU and board", "Memory", "PSU", "Case", "Drive"):
+        assert column in headers
+    panel.budget.setValue(3000)
+    _search(qtbot, vm, panel)
+    assert vm.result is not None and not any(s.build.used for s in vm.result.front)
+    panel.allow_used.setChecked(True)
+    _search(qtbot, vm, panel)
+    assert vm.result is not None
+    gpus = headers.index("GPUs")
+    psu = headers.index("PSU")
+    for row, s in enumerate(vm.result.front):
+        assert panel.table.item(row, gpus).text().endswith("(used)") == bool(s.build.used)
+        assert panel.table.item(row, psu).text().startswith(f"{s.build.psu_count}× ")
+
+
+def test_open_as_build_works_for_a_row_after_a_second_search(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """After a second search the row selected before stayed selected while the button was
+    disabled, so "Open as build" did nothing."""
+    vm, panel = _panel(window)
+    panel.budget.setValue(6000)
+    _search(qtbot, vm, panel)
+    panel.table.selectRow(0)
+    assert panel.open_button.isEnabled()
+    panel.budget.setValue(8000)
+    _search(qtbot, vm, panel)
+    assert not panel.table.selectionModel().selectedRows()  # a fresh table
+    assert not panel.open_button.isEnabled()
+    last = panel.table.rowCount() - 1
+    panel.table.selectRow(last)
+    assert panel.open_button.isEnabled()
+    before = len(window.session_view_model.session.builds)
+    panel.open_button.click()
+    assert len(window.session_view_model.session.builds) == before + 1
+    assert vm.result is not None
+    assert window.session_view_model.build.gpu.id == vm.result.front[last].build.gpu.id
+
+
+def test_results_are_dropped_when_the_workload_changes(qtbot: QtBot, window: MainWindow) -> None:
+    vm, panel = _panel(window)
+    panel.budget.setValue(6000)
+    _search(qtbot, vm, panel)
+    assert panel.table.rowCount() > 0
+    window.session_view_model.edit_workload("Batch 64", {"batch_size": 64})
+    assert vm.result is None
+    assert panel.table.rowCount() == 0
+    assert not panel.open_button.isEnabled()
+    assert "search again" in panel.summary.text()
