@@ -17,25 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.models.checks import Check, Fix, Verdict
+from core.models.checks import VERDICT_ORDER, Check, Fix, Verdict
 
-VERDICT_ORDER: dict[Verdict, int] = {"pass": 0, "changes": 1, "fail": 2}
-
-OPERATING_ADVICE = frozenset({"use_bigger_circuit"})
-"""Advice (no change RigForge can make) that is still only about how the build runs."""
-OPERATING_BUILD_FIELDS = frozenset({"gpu_power_limit_w"})
-"""Build fields an operating change may set (every other field is a part or a count)."""
+__all__ = ["VERDICT_ORDER", "is_operating", "judge", "worst_verdict"]
 
 
 def is_operating(fix: Fix | None) -> bool:
     """Whether ``fix`` changes how the build runs rather than what it is made of."""
-    if fix is None:
-        return False
-    if fix.code in OPERATING_ADVICE:
-        return True
-    if not fix.applicable:
-        return False
-    return set(fix.build) <= OPERATING_BUILD_FIELDS
+    return fix is not None and fix.operating
 
 
 def judge(checks: Iterable[Check]) -> Verdict:

@@ -16,6 +16,11 @@ Number = float | str
 SEVERITY_ORDER: dict[Severity, int] = {"pass": 0, "info": 1, "warn": 2, "fail": 3}
 Verdict = Literal["pass", "changes", "fail"]
 """A build works, works with changes of how it runs, or won't work (``core.calc.verdict``)."""
+VERDICT_ORDER: dict[Verdict, int] = {"pass": 0, "changes": 1, "fail": 2}
+OPERATING_ADVICE = frozenset({"use_bigger_circuit"})
+"""Fix codes of advice (no change RigForge can make) that is still about how a build runs."""
+OPERATING_BUILD_FIELDS = frozenset({"gpu_power_limit_w"})
+"""Build fields an operating change may set (every other field is a part or a count)."""
 
 
 BuildField = Literal[
@@ -80,6 +85,14 @@ class Fix(Frozen):
     def applicable(self) -> bool:
         """Whether one click can apply it (it changes the build or the workload)."""
         return bool(self.build or self.workload)
+
+    @property
+    def operating(self) -> bool:
+        """Whether it changes how the build runs (a power limit, a workload setting,
+        another circuit) rather than what it is made of."""
+        if self.code in OPERATING_ADVICE:
+            return True
+        return self.applicable and set(self.build) <= OPERATING_BUILD_FIELDS
 
 
 class Check(Frozen):

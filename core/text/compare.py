@@ -9,9 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from core.calc.verdict import VERDICT_ORDER
 from core.models.analysis import Analysis
-from core.models.checks import SEVERITY_ORDER
+from core.models.checks import SEVERITY_ORDER, VERDICT_ORDER
 from core.text.checks import check_title
 from core.text.cost import total_text
 from core.text.inference import rate

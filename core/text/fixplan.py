@@ -3,7 +3,7 @@ the window's *Make it work*."""
 
 from __future__ import annotations
 
-from core.calc.fixplan import FixPlan
+from core.models.fixplan import FixPlan
 from core.text.checks import check_title, render_reason
 from core.text.money import USD, Money
 from core.text.verdict import build_verdict

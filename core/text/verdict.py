@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.calc.verdict import is_operating
 from core.models.analysis import Analysis
 from core.models.checks import Check
 from core.text.checks import render_reason
@@ -41,7 +40,7 @@ def build_verdict(a: Analysis) -> Verdict:
     warns = [c for c in a.checks if c.severity == "warn"]
     if fails:
         # the problems first: for "won't work", the one a change of parts must mend
-        ordered = sorted(fails, key=lambda c: is_operating(c.fix))
+        ordered = sorted(fails, key=lambda c: c.fix is not None and c.fix.operating)
         fixable = next((c for c in ordered if c.fix is not None and c.fix.applicable), None)
         first = render_reason(ordered[0])
         if ordered[0].fix is not None:

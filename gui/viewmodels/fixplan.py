@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from core.calc.fixplan import FixPlan
+from core.models.fixplan import FixPlan
 from core.models.session import Session
 from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.session import SessionViewModel

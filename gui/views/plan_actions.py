@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressDialog
 
-from core.calc.fixplan import FixPlan
+from core.models.fixplan import FixPlan
 from core.text.fixplan import plan_lines
 from core.text.money import Money
 from gui.viewmodels.fixplan import FixPlanViewModel

@@ -87,7 +87,7 @@ def test_size_psu_for_me_and_refused_edit_changes_nothing(window: MainWindow) ->
     before = vm.build
     window.build_editor.power_limit.setValue(10)  # below 20 % of board power: refused
     assert vm.build == before
-    assert window.build_editor.power_limit.value() == 0
+    assert window.build_editor.power_limit.value() == 320  # the default build's limit, kept
     assert "Not changed" in window.statusBar().currentMessage()
 
 

@@ -10,6 +10,17 @@ from pytestqt.qtbot import QtBot
 
 from gui.views.main_window import MainWindow
 from gui.views.part_picker import SORT_ROLE, PartPicker, PartPickerDialog
+from tests.core.am5 import two_4090_am5
+from tests.gui.conftest import WindowFactory, put_build
+
+
+@pytest.fixture
+def window(make_window: WindowFactory) -> MainWindow:
+    """The window on two RTX 4090s on a Ryzen 9 7950X (AM5) board."""
+    win = make_window()
+    put_build(win, two_4090_am5(win.session_view_model.catalog))
+    win.session_view_model.undo_stack.clear()
+    return win
 
 
 def _entries(picker: PartPicker) -> list[tuple[str, bool]]:

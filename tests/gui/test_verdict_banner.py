@@ -1,5 +1,5 @@
-"""One verdict at a glance, 'not buildable' instead of numbers for a build that cannot
-run, and published measurements beside the estimate."""
+"""One verdict at a glance, "Won't work" instead of numbers for a build that cannot run,
+and published measurements beside the estimate."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from gui.views.main_window import MainWindow
 from tests.gui.conftest import card
 
 
-def test_default_build_works_and_names_its_first_advisory(window: MainWindow) -> None:
+def test_default_build_works_with_no_advisory(window: MainWindow) -> None:
     banner = window.results.banner
-    assert banner.severity != "fail"
-    assert banner.label.text().startswith("Works")
+    assert banner.severity == "pass"
+    assert banner.label.text() == "Works"
     assert not banner.fix_button.isVisibleTo(window)
+    assert not banner.plan_button.isVisibleTo(window)  # nothing to make work
 
 
 def test_failing_build_says_wont_work_and_fixes_in_one_click(window: MainWindow) -> None:
@@ -22,7 +23,7 @@ def test_failing_build_says_wont_work_and_fixes_in_one_click(window: MainWindow)
     word = "problem" if len(fails) == 1 else "problems"
     assert banner.label.text().startswith(f"Won't work — {len(fails)} {word}: ")
     for key in ("throughput", "time", "per_unit"):
-        assert card(window, key) == "Not buildable"
+        assert card(window, key) == "Won't work"
     assert "once fixed" in window.results.cards.cards["throughput"].detail.text()
     assert banner.fix_button.isVisibleTo(window)
     banner.fix_button.click()

@@ -267,8 +267,10 @@ def _greedy_search(
         m2_set = _greedy_m2_set(m2_slots, gpu_set, m2_count)
         return _evaluate(build, gpu_set, m2_set, drives, width)
 
-    current = _greedy_gpu_set(slots, size, width)
-    best = evaluate(current)
+    starts = [_greedy_gpu_set(slots, size, width)]
+    if build.gpu.cooler == "open-air" and width > 1:
+        starts.append(_greedy_gpu_set(slots, size, width + 1))  # a free slot between cards
+    best, current = max(((evaluate(start), start) for start in starts), key=lambda r: r[0][0])
     for _ in range(SWAP_PASSES):
         improved = False
         taken = {s.id for s in current}

@@ -9,13 +9,13 @@ import pytest
 from core.calc.compatibility import PICKED_FIELDS, incompatibilities, incompatibility
 from core.calc.platform.checks import run_checks
 from core.catalog import Catalog, load_catalog
-from core.catalog.builds import default_build
 from core.models.build import Build
 from core.models.parts import Category, Part
 from core.models.settings import AnalysisSettings
+from tests.core.am5 import two_4090_am5
 
 CATALOG = load_catalog()
-DEFAULT = default_build(CATALOG)
+DEFAULT = two_4090_am5(CATALOG)
 
 
 def part(part_id: str, category: Category) -> Part:
@@ -119,7 +119,7 @@ def test_card_length_against_the_case_and_unknown_lengths_never_count() -> None:
 
 def test_gpu_slots_on_the_board_and_modules() -> None:
     itx = part("asrock-b650i-lightning-wifi", "motherboard")
-    assert incompatibility(DEFAULT, "motherboard", itx) == "room for 1 of the 2 GPUs"
+    assert incompatibility(DEFAULT, "motherboard", itx) == "room for 1 of the 2 GPUs (3-slot cards)"
     # the GPU count is the problem there, not the card: no GPU is blamed for it
     crowded = DEFAULT.model_copy(update={"motherboard": itx})
     assert incompatibility(crowded, "gpu", part("rtx-a4000", "gpu")) is None

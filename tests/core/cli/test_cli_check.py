@@ -127,19 +127,25 @@ def test_apply_fix_of_an_advice_only_check_changes_nothing(
 def test_region_utilization_and_electricity_price_reach_the_checks(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A 230 V / 16 A circuit carries 230 x 16 x 0.8 = 2,944 W continuously (80 % rule);
-    the default build's 1,228 W steady draw at its PSU's 90.1 % efficiency is 1,363 W at
-    the wall, i.e. 1,363 x 0.5 x 8,760 h = 5,970 kWh a year at 50 % utilization, and
-    5,970 x $0.30 = $1,791."""
+    """A 230 V / 16 A circuit carries 230 x 16 x 0.8 = 2,944 W continuously (80 % rule).
+    The default build draws 2 x 320 W (its GPU limit) + 350 W (the 9965WX's package power)
+    + 8 x 10 W (RDIMMs) + 8 W (NVMe) + 80 W (workstation board) + 30 W (fans) = 1,188 W DC,
+    74.25 % of its 1,600 W PSU, whose published curve gives 0.94 - 0.04 x 0.2425 / 0.5 =
+    92.06 % there: 1,290.5 W at the wall, i.e. 1,290.5 x 0.5 x 8,760 h = 5,652 kWh a year
+    at 50 % utilization, and 5,652 x $0.30 = $1,696."""
     args = ["check", "--default", "--region", "eu-230v-16a", "--json"]
     main([*args, "--utilization", "0.5", "--electricity-price", "0.30"])
     build = json.loads(capsys.readouterr().out)["builds"][0]
     circuit = next(c for c in build["checks"] if c["id"] == "power.circuit")["numbers"]
     assert circuit["limit_w"] == pytest.approx(230 * 16 * 0.8)
     summary = next(c for c in build["checks"] if c["id"] == "power.summary")["numbers"]
-    assert summary["wall_w"] == pytest.approx(1228 / 0.901, abs=1)
-    assert summary["kwh_per_year"] == pytest.approx(1363 * 0.5 * 8760 / 1000, abs=1)
-    assert build["cost"]["electricity_usd_per_year"] == pytest.approx(5970 * 0.30, abs=1)
+    assert summary["steady_dc_w"] == 2 * 320 + 350 + 8 * 10 + 8 + 80 + 30
+    efficiency = 0.94 - 0.04 * (1188 / 1600 - 0.5) / 0.5
+    assert summary["wall_w"] == pytest.approx(1188 / efficiency, abs=1)
+    assert summary["kwh_per_year"] == pytest.approx(1188 / efficiency * 0.5 * 8.76, abs=1)
+    assert build["cost"]["electricity_usd_per_year"] == pytest.approx(
+        1188 / efficiency * 0.5 * 8.76 * 0.30, abs=1
+    )
 
 
 def test_check_starts_from_the_same_recipe_as_memory(capsys: pytest.CaptureFixture[str]) -> None:

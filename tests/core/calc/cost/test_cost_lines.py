@@ -5,10 +5,10 @@ from datetime import date
 
 from core.calc.cost.parts import parts_cost, price_lines
 from core.catalog import load_catalog
-from core.catalog.builds import default_build
 from core.models.common import Price
 from core.prices import apply_prices
 from core.prices.models import PartPrice
+from tests.core.am5 import two_4090_am5
 
 CATALOG = load_catalog()
 
@@ -18,7 +18,7 @@ def _feed(part_id: str, usd: float) -> PartPrice:
 
 
 def test_an_unpriced_part_leaves_the_total_unknown() -> None:
-    build = default_build(CATALOG)
+    build = two_4090_am5(CATALOG)
     unpriced = build.gpu.model_copy(
         update={"price": Price(usd=None, kind="unknown", source="none found")}
     )
@@ -30,7 +30,7 @@ def test_an_unpriced_part_leaves_the_total_unknown() -> None:
 
 
 def test_feed_prices_apply_to_the_build_with_their_origin() -> None:
-    build = default_build(CATALOG)
+    build = two_4090_am5(CATALOG)
     priced = apply_prices(CATALOG, feed=[_feed("rtx-4090", 1000.0)])
     lines = {line.part_id: line for line in price_lines(build, priced)}
     assert lines["rtx-4090"].origin == "feed"
@@ -45,7 +45,7 @@ def test_a_file_s_own_price_is_labelled_as_the_file_s_not_the_catalog_s() -> Non
     catalog: <their source>"."""
     from core.text.cost import price_line_text
 
-    build = default_build(CATALOG)
+    build = two_4090_am5(CATALOG)
     theirs = Price(usd=1450.0, as_of=date(2026, 3, 1), kind="street", source="Their shop")
     sent = build.model_copy(update={"gpu": build.gpu.model_copy(update={"price": theirs})})
     lines = {line.part_id: line for line in price_lines(sent, CATALOG)}

@@ -35,10 +35,11 @@ def test_four_4090_on_7950x_board() -> None:
     assert checks["power.circuit"].severity == "fail"
     assert checks["power.circuit"].numbers["limit_w"] == 120 * 15 * 0.8
     assert checks["power.circuit"].numbers["wall_w"] == round(2128 / 0.9)
-    # CEM 5.0: 3× for 100 µs → 2,128 + 1,800 × 2 = 5,728 W vs ATX 3.0 200 % × 1,600 W.
+    # CEM 5.0: 3× for 100 µs → 2,128 + 1,800 × 2 = 5,728 W vs ATX 3.0 200 % × 1,600 W:
+    # the spikes a 16-pin card may make can trip the PSU (unsafe)
     assert checks["power.transient"].numbers["peak_dc_w"] == 2128 + 2 * 1800
     assert checks["power.transient"].numbers["limit_w"] == 3200
-    assert checks["power.transient"].severity == "warn"
+    assert checks["power.transient"].severity == "fail"
     assert checks["power.psu_count"].severity == "fail"  # ⌈2,128 / 1,600⌉ = 2
     assert checks["power.psu_count"].numbers["needed"] == 2
     # 4 × x16 + 1 × x4 = 68 lanes demanded, 24 available.
@@ -139,21 +140,28 @@ def test_host_checks_against_workload_demand() -> None:
     build = parts.one_4060ti()  # 32 GiB RAM, 16 cores, one 2,000 GB drive reading 7,450 MB/s
     ok = HostDemand(host_ram_gib=24, data_loading_cores=8, storage_read_mb_s=3000, storage_gb=1500)
     short = HostDemand(
-        host_ram_gib=48, data_loading_cores=24, storage_read_mb_s=9000, storage_gb=2500
+        host_ram_gib=48,
+        data_loading_cores=24,
+        loader_wait=0.25,
+        storage_read_mb_s=9000,
+        storage_gb=2500,
     )
     good = severities(run_checks(build, AnalysisSettings(), demand=ok))
     bad = severities(run_checks(build, AnalysisSettings(), demand=short))
     for cid in ("host.ram", "host.cpu_cores", "host.storage_capacity", "host.storage_read"):
         assert good[cid] == "pass"
     assert bad["host.ram"] == "fail"
-    assert bad["host.cpu_cores"] == "fail"
+    assert bad["host.cpu_cores"] == "warn"  # the GPUs wait on loading: slower, not broken
     assert bad["host.storage_capacity"] == "fail"
     assert bad["host.storage_read"] == "warn"
 
 
-def test_cores_rule_of_four_per_gpu() -> None:
+def test_cores_rule_of_four_per_gpu_is_information_without_a_workload() -> None:
+    """Without a workload only the rule of thumb (16 cores, 4 per GPU) can be shown: as
+    information; with one, the workload's own data loading decides (test_builder_rules)."""
     build = parts.build(gpu=parts.rtx4060ti(), gpu_count=1, cpu=parts.cpu(cores=8, threads=16))
-    assert severities(run_checks(build, AnalysisSettings()))["host.cpu_cores"] == "warn"
+    check = by_id(run_checks(build, AnalysisSettings()))["host.cpu_cores"]
+    assert (check.severity, check.reason) == ("info", "cores_below_rule")
 
 
 def test_circuit_near_limit_warns_and_offers_a_power_limit() -> None:

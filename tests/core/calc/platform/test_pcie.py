@@ -64,7 +64,8 @@ def test_p2p_and_nvlink() -> None:
     assert _ids(parts.two_3090_nvlink())["pcie.p2p"] == "pass"
     unbridged = parts.two_3090_nvlink().model_copy(update={"nvlink_bridges": 0})
     assert _ids(unbridged)["pcie.p2p"] == "warn"
-    assert _ids(parts.build(gpu_count=2))["pcie.p2p"] == "warn"  # 4090: no P2P
+    # 4090: no P2P on the stock driver, a fact of the card (already in the speed estimate)
+    assert _ids(parts.build(gpu_count=2))["pcie.p2p"] == "info"
     assert "pcie.p2p" not in _ids(parts.build())
 
 

@@ -91,17 +91,22 @@ def test_cooling() -> None:
     assert cooling.severity == "warn"
     assert cooling.reason == "open_air_no_gap"
     assert cooling.numbers["min_gap_slots"] == 0
+    assert cooling.fix is not None and cooling.fix.build["gpu_power_limit_w"] == 360  # 80 % × 450
+    # On a board of seven CPU x16 slots the placement leaves a free slot between open-air
+    # cards (positions 1 and 4: 4 - (1 + 2) = 1 slot), so they pass.
     wide = parts.wrx90_board()
-    packed = parts.build(
+    spaced = parts.build(
         gpu=slim_open_air,
         gpu_count=2,
         cpu=parts.tr_pro(),
         motherboard=wide,
         memory=parts.memory(dimm_type="RDIMM"),
     )
-    result = {c.id: c for c in physical_checks(packed, assign_pcie(packed))}["physical.cooling"]
-    assert result.severity == "warn" and result.reason == "open_air_no_gap"
-    assert result.fix is not None and result.fix.build["gpu_power_limit_w"] == 360  # 80 % × 450
+    placed = assign_pcie(spaced)
+    assert [g.position for g in placed.gpu_links] == [1, 4]
+    result = {c.id: c for c in physical_checks(spaced, placed)}["physical.cooling"]
+    assert (result.severity, result.reason) == ("pass", "open_air_spaced")
+    assert result.numbers["min_gap_slots"] == 1
     assert _sev(parts.two_3090_nvlink())["physical.cooling"] == "pass"  # blower cards
 
 

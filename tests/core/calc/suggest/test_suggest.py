@@ -110,7 +110,7 @@ def _llm(preset: str = "llama-3-8b") -> Workload:
 def test_used_gpus_are_named_and_priced_used() -> None:
     workload = _llm()
     catalog = load_catalog()
-    result = suggest(workload, SuggestRequest(budget_usd=3_000), catalog)
+    result = suggest(workload, SuggestRequest(budget_usd=3_000, allow_used=True), catalog)
     used = [s for s in result.front if s.build.used]
     assert used, "a used 24 GB card should be on the 3,000 USD front"
     for s in used:
@@ -159,15 +159,16 @@ def test_serving_an_llm_is_refused_in_words_not_searched_with_training_models() 
 
 
 def test_circuit_wall_power_and_platform_bind_every_suggestion() -> None:
-    """A 120 V / 15 A circuit carries 120 x 15 x 0.8 = 1,440 W continuously; a wall cap
-    of 1,000 W binds below it; a consumer platform keeps workstation and server CPUs out.
+    """A 120 V / 15 A circuit carries 120 x 15 x 0.8 = 1,440 W continuously, and a
+    suggestion keeps the 10 % margin the circuit check uses (1,296 W); a wall cap of
+    1,000 W binds below it; a consumer platform keeps workstation and server CPUs out.
     Without the limits the same budget buys builds that draw more (so they bind)."""
     workload = make_workload(find_preset("resnet50-v1.5"))
     catalog = _catalog()
     free = suggest(workload, SuggestRequest(budget_usd=20_000, circuit="eu-230v-16a"), catalog)
-    assert max(s.wall_w for s in free.front) > 1_440  # 230 x 16 x 0.8 = 2,944 W allowed
+    assert max(s.wall_w for s in free.front) > 0.9 * 1_440  # 230 x 16 x 0.8 = 2,944 W allowed
     on_15a = suggest(workload, SuggestRequest(budget_usd=20_000, circuit="us-120v-15a"), catalog)
-    assert on_15a.front and all(s.wall_w <= 120 * 15 * 0.8 for s in on_15a.front)
+    assert on_15a.front and all(s.wall_w <= 0.9 * 120 * 15 * 0.8 for s in on_15a.front)
     capped = suggest(
         workload,
         SuggestRequest(budget_usd=20_000, circuit="eu-230v-16a", max_wall_w=1_000),
