@@ -4,8 +4,8 @@ Close stop it, and the document changes only when everything succeeded."""
 
 from __future__ import annotations
 
-import itertools
 import gc
+import itertools
 import time
 from pathlib import Path
 
