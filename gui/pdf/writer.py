@@ -175,6 +175,10 @@ def keep_headings_with_next(doc: QTextDocument, limit: int = 50) -> int:
                 brk = QTextBlockFormat()
                 brk.setPageBreakPolicy(always)
                 QTextCursor(block).mergeBlockFormat(brk)
+                # lay out everything after it again: without this Qt drew tables at their
+                # old places, over the paragraphs the break had pushed down
+                start = block.position()
+                doc.markContentsDirty(start, doc.characterCount() - start)
                 moved += 1
         block = block.next()
     return moved

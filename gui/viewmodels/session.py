@@ -263,7 +263,10 @@ class SessionViewModel(QObject):
         return self.edit_build(edit_text(field, name), {field: part})
 
     def set_value(self, field: str, value: Any) -> str | None:
-        return self.edit_build(edit_text(field, value), {field: value}, f"build.{field}")
+        changes: dict[str, Any] = {field: value}
+        if field == "gpu_count":  # a bridge joins two cards: fewer cards, fewer bridges
+            changes["nvlink_bridges"] = min(self.build.nvlink_bridges, int(value) // 2)
+        return self.edit_build(edit_text(field, value), changes, f"build.{field}")
 
     def set_used(self, part_id: str, used: bool) -> str | None:
         """Buy ``part_id`` second-hand (its used price applies) or new."""

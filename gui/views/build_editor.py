@@ -196,14 +196,7 @@ class BuildEditorPanel(QWidget):
         self._edited(self._vm.set_part(field, part_id))
 
     def _on_gpu_count_value_changed(self, value: int) -> None:
-        bridges = min(self._vm.build.nvlink_bridges, value // 2)
-        self._edited(
-            self._vm.edit_build(
-                f"Set GPU count to {value}",
-                {"gpu_count": value, "nvlink_bridges": bridges},
-                "build.gpu_count",
-            )
-        )
+        self._edited(self._vm.set_value("gpu_count", value))
 
     def _on_power_limit_value_changed(self, value: int) -> None:
         self._edited(self._vm.set_value("gpu_power_limit_w", float(value) if value else None))

@@ -325,13 +325,7 @@ class MainWindow(QMainWindow):
     def _on_remove_gpu_triggered(self) -> None:
         vm = self.session_view_model
         if vm.build.gpu_count > 1:
-            vm.edit_build(
-                "Remove a GPU",
-                {
-                    "gpu_count": vm.build.gpu_count - 1,
-                    "nvlink_bridges": min(vm.build.nvlink_bridges, (vm.build.gpu_count - 1) // 2),
-                },
-            )
+            vm.set_value("gpu_count", vm.build.gpu_count - 1)
 
     def _on_accuracy_triggered(self) -> None:
         from gui.views.accuracy_dialog import AccuracyDialog

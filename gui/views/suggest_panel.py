@@ -234,7 +234,8 @@ class SuggestPanel(QWidget):
 
     def _on_view_model_result_changed(self, result: SuggestResult) -> None:
         catalog = self.view_model.session_view_model.catalog
-        names = {i: catalog.get(i).name for i in result.unpriced_part_ids if i in catalog}
+        ids = (*result.unpriced_part_ids, *result.unknown_fit_part_ids)
+        names = {i: catalog.get(i).name for i in ids if i in catalog}
         lines = suggest_lines(result, names, "Edit → Prices… or a price feed")
         head = [line for line in lines[:4] if not line.startswith(("*", " "))]
         why_empty = skipped_summary(
