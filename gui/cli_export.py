@@ -13,9 +13,6 @@ from pathlib import Path
 
 from core.cli.common import add_price_arguments
 
-NAME = "export"
-HELP = "Export a build or comparison file as a PDF build sheet."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a RigForge build or comparison file")
@@ -33,9 +30,9 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from core.calc import analyze
-    from core.cli.common import load_context, with_recipe
+    from core.cli.common import load_context
+    from core.cli.options import workload_from
     from core.files.io import open_file
-    from core.workloads import find_preset, make_workload
     from gui.pdf import export_sheet, sheet_from_analyses
     from gui.viewmodels.session import default_workload
 
@@ -44,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
     session = open_file(args.file, context.catalog).session
     if args.workload:
         # the common recipe for the preset's task, as check, memory and predict use
-        preset = find_preset(args.workload)
-        workload = make_workload(preset, **with_recipe(preset, None, {}))
+        workload = workload_from(args)
         origin = "the --workload option"
     elif session.workload is not None:
         workload, origin = session.workload, "the file"

@@ -13,20 +13,21 @@ from collections.abc import Sequence
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from core.cli import command_names
+    from core.cli import Command, command_names
 
-    qt_commands = {"export": "gui.cli_export"}  # commands that need Qt (PDF)
+    qt_commands = (  # commands that need Qt (PDF)
+        Command(
+            "export", "gui.cli_export", "Export a build or comparison file as a PDF build sheet."
+        ),
+    )
     if args and (
         args[0] in command_names()
-        or args[0] in qt_commands
+        or args[0] in {c.name for c in qt_commands}
         or args[0] in ("-h", "--help", "--version")
     ):
-        import importlib
-
         from core.cli import main as cli_main
 
-        extra = [importlib.import_module(name) for name in qt_commands.values()]
-        return cli_main(args, extra_modules=extra)
+        return cli_main(args, extra=qt_commands)
     parser = argparse.ArgumentParser(prog="rigforge", add_help=False)
     parser.add_argument("file", nargs="?")
     parser.add_argument("--selftest", action="store_true")

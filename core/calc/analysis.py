@@ -12,53 +12,34 @@ import math
 from core.calc.cost.parts import parts_cost, price_lines
 from core.calc.cost.tco import cost_report
 from core.calc.fixes import with_throughput_cost
-from core.calc.inference import host_bandwidth_gb_s, is_serving, serve
+from core.calc.inference import is_serving
+from core.calc.inference.serve import serve
 from core.calc.memory import estimate_vram
 from core.calc.parallel import check_gpu_count
-from core.calc.performance.constants import FITTED
-from core.calc.performance.profile import profile_from_workload
-from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
-from core.calc.platform.power import power_budget, power_limit_throughput_factor
+from core.calc.platform.power import power_budget
+from core.calc.rig import Rig, rig_of, training_throughput
 from core.calc.verdict import judge
 from core.catalog import Catalog
 from core.errors import AnalysisFailed, InvalidWorkload
 from core.models.analysis import Analysis
 from core.models.build import Build
 from core.models.checks import Check, Fix
-from core.models.cost import CloudRate
+from core.models.cost import CloudRate, PriceLine
 from core.models.host import HostDemand
 from core.models.inference import InferenceResult
 from core.models.memory import VramResult
 from core.models.pcie import PcieAssignment
 from core.models.power import PowerBudget
 from core.models.settings import AnalysisSettings
-from core.models.throughput import HostLink, HostSpec, ThroughputResult
+from core.models.throughput import ThroughputResult
 from core.models.workload import Workload
 
 CHECKPOINT_COPIES = 3
 """Checkpoints kept on disk when sizing storage (an assumption, stated in the check)."""
 BYTES_PER_CHECKPOINT_PARAM = 16
 """fp32 weights + Adam moments + fp16/bf16 copy: the ZeRO paper's 16 bytes per parameter."""
-
-
-def _host_spec(build: Build, assignment: PcieAssignment) -> HostSpec:
-    links = tuple(
-        HostLink(pcie_gen=link.gen, lanes=link.lanes, attached_to=link.attached_to)
-        for link in assignment.gpu_links
-    )
-    reads = [
-        rate
-        for d in build.drives
-        if (rate := d.drive.sustained_read_mb_s or d.drive.seq_read_mb_s) is not None
-    ]
-    return HostSpec(
-        cpu_cores=build.cpu.cores * build.cpu_count,
-        storage_read_mb_s=max(reads) if reads else None,
-        links=links if len(links) == build.gpu_count else (),
-        memory_gb_s=host_bandwidth_gb_s(build) or None,
-    )
 
 
 def _vram_check(vram: VramResult) -> Check:
@@ -132,6 +113,8 @@ def analyze(
     """
     settings = settings or AnalysisSettings()
     assignment = assign_pcie(build)
+    rig = rig_of(build, assignment)
+    lines = price_lines(build, catalog)
     try:
         budget = power_budget(build, settings)
     except (ArithmeticError, ValueError) as error:
@@ -157,16 +140,15 @@ def analyze(
             )
         else:
             if is_serving(workload):
-                served, demand = _serve(
-                    build, workload, assignment, settings, catalog, years, extra
-                )
+                parts_usd = parts_cost(lines).total_usd
+                served, demand = _serve(rig, workload, settings, parts_usd, years, extra)
                 draws = _serving_draws_w(served, build)
                 if draws is not None:  # judged at what the GPUs draw while serving
                     budget = power_budget(
                         build, settings, gpu_draw_w=draws[0], continuous_gpu_draw_w=draws[1]
                     )
             else:
-                vram, throughput, demand = _train(build, workload, assignment, extra)
+                vram, throughput, demand = _train(build, rig, workload, extra)
     try:
         result = _finish(
             build,
@@ -175,6 +157,7 @@ def analyze(
             catalog,
             cloud_rates,
             years,
+            lines,
             assignment,
             budget,
             vram,
@@ -198,6 +181,7 @@ def _finish(
     catalog: Catalog | None,
     cloud_rates: tuple[CloudRate, ...],
     years: int,
+    lines: tuple[PriceLine, ...],
     assignment: PcieAssignment,
     budget: PowerBudget,
     vram: VramResult | None,
@@ -210,7 +194,6 @@ def _finish(
         *extra,
         *run_checks(build, settings, demand, catalog, budget=budget, assignment=assignment),
     )
-    lines = price_lines(build, catalog)
     cost = cost_report(
         parts_cost(lines),
         lines,
@@ -261,17 +244,15 @@ def _serving_draws_w(served: InferenceResult | None, build: Build) -> tuple[floa
 
 
 def _serve(
-    build: Build,
+    rig: Rig,
     workload: Workload,
-    assignment: PcieAssignment,
     settings: AnalysisSettings,
-    catalog: Catalog | None,
+    parts_usd: float | None,
     years: int,
     extra: list[Check],
 ) -> tuple[InferenceResult | None, HostDemand | None]:
     try:
-        parts = parts_cost(price_lines(build, catalog)).total_usd
-        served = serve(build, workload, assignment, settings, parts, years=years)
+        served = serve(rig, workload, settings, parts_usd, years=years)
         _require_finite_serving(served)
     except (ArithmeticError, ValueError) as error:
         extra.append(_arithmetic_check(error))
@@ -281,18 +262,18 @@ def _serve(
 
 
 def _train(
-    build: Build, workload: Workload, assignment: PcieAssignment, extra: list[Check]
+    build: Build, rig: Rig, workload: Workload, extra: list[Check]
 ) -> tuple[VramResult | None, ThroughputResult | None, HostDemand | None]:
     try:
         vram = estimate_vram(workload, build.gpu.vram_gib, build.gpu_count)
-        throughput = _throughput(build, workload, assignment)
+        throughput = training_throughput(workload, rig)
         if throughput is not None and vram.fixes:
             base = throughput.total_throughput
 
             def rate(w: Workload) -> float | None:
                 if w is workload:
                     return base
-                after = _throughput(build, w, assignment)
+                after = training_throughput(w, rig, curve=False)
                 return None if after is None else after.total_throughput
 
             fixes = with_throughput_cost(vram.fixes, workload, rate)
@@ -304,7 +285,7 @@ def _train(
         return None, None, None
     extra.append(_vram_check(vram))
     if throughput is not None and throughput.precision_note in UNSUPPORTED_PRECISION:
-        extra.append(_precision_check(build, workload, assignment, throughput))
+        extra.append(_precision_check(rig, workload))
     return vram, throughput, demand
 
 
@@ -316,17 +297,15 @@ UNSUPPORTED_PRECISION = frozenset(
 Hopper, per NVIDIA's architecture whitepapers)."""
 
 
-def _precision_check(
-    build: Build, workload: Workload, assignment: PcieAssignment, throughput: ThroughputResult
-) -> Check:
+def _precision_check(rig: Rig, workload: Workload) -> Check:
     """The workload's precision does not exist on this GPU: the recipe cannot run as
     written; fp16 (with loss scaling) is what it can run, at the throughput shown."""
     fp16 = workload.model_copy(update={"precision": "fp16"})
-    after = _throughput(build, fp16, assignment)
+    after = training_throughput(fp16, rig, curve=False)
     numbers: dict[str, float | str] = {
         "precision": workload.precision,
-        "gpu": build.gpu.name,
-        "architecture": build.gpu.architecture,
+        "gpu": rig.gpu.name,
+        "architecture": rig.gpu.architecture,
     }
     fix_numbers: dict[str, float | str] = {"precision": "fp16"}
     if after is not None:
@@ -398,25 +377,4 @@ def _arithmetic_check(error: Exception) -> Check:
         severity="fail",
         reason="numbers_out_of_range",
         numbers={"message": _why(error)},
-    )
-
-
-def _throughput(
-    build: Build, workload: Workload, assignment: PcieAssignment
-) -> ThroughputResult | None:
-    try:
-        profile = profile_from_workload(workload)
-    except InvalidWorkload:
-        return None
-    clock = 1.0
-    if build.gpu_power_limit_w is not None:
-        clock = power_limit_throughput_factor(build.gpu, build.gpu_power_limit_w)
-    return estimate_throughput(
-        profile,
-        build.gpu,
-        build.gpu_count,
-        FITTED,
-        interconnect="nvlink" if build.nvlink_bridges else "pcie",
-        host=_host_spec(build, assignment),
-        clock_factor=clock,
     )

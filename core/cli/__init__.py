@@ -1,8 +1,10 @@
 """Headless command line: ``rigforge <command> ...``.
 
-Each command lives in its own module exposing ``NAME``, ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``. Commands never import Qt;
-the ones that need Qt (PDF export) are registered by ``gui.main``.
+``COMMANDS`` names each command, its help and the module that implements it; a module
+exposes ``add_arguments(parser)`` and ``run(args) -> int``. Only the module of the
+command being run is imported (``build_parser``), so one answer does not pay for every
+command's imports. Commands never import Qt; the ones that need Qt (PDF export) are
+added by ``gui.main``.
 """
 
 from __future__ import annotations
@@ -14,32 +16,77 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from dataclasses import dataclass
 from typing import TextIO
 
-from pydantic import ValidationError
 
-from core.errors import RigForgeError, validation_message
+@dataclass(frozen=True)
+class Command:
+    name: str
+    module: str
+    help: str
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "core.cli.memory",
-    "core.cli.check",
-    "core.cli.fix",
-    "core.cli.validate",
-    "core.cli.predict",
-    "core.cli.convert",
-    "core.cli.schema",
-    "core.cli.suggest",
-    "core.cli.prices",
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "memory",
+        "core.cli.memory",
+        "Will the workload fit? VRAM breakdown per GPU, the largest batch and fixes.",
+    ),
+    Command(
+        "check",
+        "core.cli.check",
+        "Check a build: power, PCIe lanes, physical fit, compatibility, host resources.",
+    ),
+    Command(
+        "fix",
+        "core.cli.fix",
+        "Make a build work: the cheapest combined change (keeping its GPUs) that passes.",
+    ),
+    Command(
+        "validate",
+        "core.cli.validate",
+        "Check predicted throughput against published measurements (default: bundled set).",
+    ),
+    Command(
+        "predict",
+        "core.cli.predict",
+        "Throughput, step-time breakdown, bottleneck and 1..N scaling for one configuration, "
+        "on GPUs you name or on a build file's machine.",
+    ),
+    Command(
+        "convert",
+        "core.cli.convert",
+        "Upgrade a RigForge file to a newer format version (written atomically).",
+    ),
+    Command(
+        "schema",
+        "core.cli.schema",
+        "Print the JSON Schema of RigForge build files (or of price feeds).",
+    ),
+    Command(
+        "suggest",
+        "core.cli.suggest",
+        "Search the catalog for the builds with the best cost per throughput within a budget.",
+    ),
+    Command(
+        "prices",
+        "core.cli.prices",
+        "Update part prices from a JSON price feed, show them, or override one part's price.",
+    ),
 )
-"""Modules of the headless commands, in the order ``--help`` lists them."""
+"""The headless commands, in the order ``--help`` lists them."""
 
 
 def command_names() -> tuple[str, ...]:
-    return tuple(module.rsplit(".", 1)[1] for module in COMMAND_MODULES)
+    return tuple(c.name for c in COMMANDS)
 
 
-def build_parser(extra_modules: Sequence[ModuleType] = ()) -> argparse.ArgumentParser:
+def build_parser(
+    extra: Sequence[Command] = (), argv: Sequence[str] | None = None
+) -> argparse.ArgumentParser:
+    """The parser; only the command ``argv`` runs (its first word) gets its options, and
+    only its module is imported. Without ``argv`` every command is complete."""
     from core import __version__
 
     parser = argparse.ArgumentParser(
@@ -48,10 +95,14 @@ def build_parser(extra_modules: Sequence[ModuleType] = ()) -> argparse.ArgumentP
     )
     parser.add_argument("--version", action="version", version=f"RigForge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in [*(importlib.import_module(name) for name in COMMAND_MODULES), *extra_modules]:
-        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.add_arguments(command)
-        command.set_defaults(run=module.run)
+    chosen = next((a for a in argv or () if not a.startswith("-")), None)
+    for command in (*COMMANDS, *extra):
+        sub_parser = sub.add_parser(command.name, help=command.help, description=command.help)
+        if argv is not None and command.name != chosen:
+            continue
+        module = importlib.import_module(command.module)
+        module.add_arguments(sub_parser)
+        sub_parser.set_defaults(run=module.run)
     return parser
 
 
@@ -86,14 +137,14 @@ class _Printable(io.TextIOBase):
         return True
 
 
-def main(argv: Sequence[str] | None = None, extra_modules: Sequence[ModuleType] = ()) -> int:
+def main(argv: Sequence[str] | None = None, extra: Sequence[Command] = ()) -> int:
     """Run one headless command; return its exit status. Text it prints never carries
     control characters from the files it read (``_Printable``); a reader that stops
     early (``rigforge validate | head``) ends it quietly."""
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Printable(out), _Printable(err)
     try:
-        return _main(argv, extra_modules)
+        return _main(list(sys.argv[1:] if argv is None else argv), extra)
     except BrokenPipeError:
         # no second error when Python flushes the closed pipe at exit
         with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
@@ -103,11 +154,15 @@ def main(argv: Sequence[str] | None = None, extra_modules: Sequence[ModuleType] 
         sys.stdout, sys.stderr = out, err
 
 
-def _main(argv: Sequence[str] | None, extra_modules: Sequence[ModuleType]) -> int:
-    args = build_parser(extra_modules).parse_args(argv)
+def _main(argv: list[str], extra: Sequence[Command]) -> int:
+    args = build_parser(extra, argv).parse_args(argv)
     if args.command is None:
-        build_parser(extra_modules).print_help()
+        build_parser(extra, argv).print_help()
         return 2
+    from pydantic import ValidationError
+
+    from core.errors import RigForgeError, validation_message
+
     try:
         status: int = args.run(args)
     except RigForgeError as error:

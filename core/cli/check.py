@@ -20,23 +20,19 @@ from core.cli.common import (
     add_settings_arguments,
     load_context,
     settings_from,
-    with_recipe,
 )
+from core.cli.figures import analysis_figures
+from core.cli.options import workload_from
 from core.cli.types import whole
 from core.errors import RigForgeError
 from core.files.io import open_file, save_file
 from core.models.analysis import Analysis
 from core.models.session import Session
 from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
 from core.text.checks import render_check, render_reason
 from core.text.cost import cost_json, cost_lines
 from core.text.fixes import fix_text
 from core.text.verdict import build_verdict
-from core.workloads import find_preset, make_workload
-
-NAME = "check"
-HELP = "Check a build: power, PCIe lanes, physical fit, compatibility, host resources."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,22 +61,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_session(args: argparse.Namespace, context: Context) -> tuple[Session, tuple[str, ...]]:
-    """The file's session (or the default build's), with the workload and settings options."""
+def read_builds(args: argparse.Namespace, context: Context) -> tuple[Session, tuple[str, ...]]:
+    """The file's session (or the default build's) with the settings options applied."""
     if args.default:
         session = Session(builds=(default_build(context.catalog),))
         notices: tuple[str, ...] = ()
     else:
         opened = open_file(args.file, context.catalog)
         session, notices = opened.session, opened.notices
-    workload: Workload | None = session.workload
-    if args.workload is not None:
-        # the common recipe for the preset's task, as memory, predict, suggest and the
-        # window start from (LoRA of an LLM: 2,048-token sequences, full checkpointing)
-        preset = find_preset(args.workload)
-        workload = make_workload(preset, **with_recipe(preset, None, {}))
     settings = settings_from(args, session.settings if not args.default else AnalysisSettings())
-    return session.model_copy(update={"workload": workload, "settings": settings}), notices
+    return session.model_copy(update={"settings": settings}), notices
+
+
+def read_session(args: argparse.Namespace, context: Context) -> tuple[Session, tuple[str, ...]]:
+    """The file's session (or the default build's), with the workload and settings options:
+    ``--workload`` starts from its preset's common recipe, as ``predict``, ``memory``,
+    ``suggest`` and the window do (``core.cli.options.workload_from``)."""
+    session, notices = read_builds(args, context)
+    if args.workload is not None:
+        session = session.model_copy(update={"workload": workload_from(args)})
+    return session, notices
 
 
 def _analyse(session: Session, context: Context) -> list[Analysis]:
@@ -142,6 +142,7 @@ def _build_json(a: Analysis, context: Context) -> dict[str, Any]:
         "throughput": None
         if a.throughput is None
         else {"total": a.throughput.total_throughput, "unit": a.throughput.unit},
+        **analysis_figures(a),
     }
 
 

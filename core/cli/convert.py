@@ -13,9 +13,6 @@ from pathlib import Path
 from core.cli.types import whole
 from core.errors import RigForgeError
 
-NAME = "convert"
-HELP = "Upgrade a RigForge file to a newer format version (written atomically)."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the RigForge file to convert")

@@ -23,9 +23,6 @@ from core.text.checks import render_reason
 from core.text.fixplan import plan_lines
 from core.text.money import Money
 
-NAME = "fix"
-HELP = "Make a build work: the cheapest combined change (keeping its GPUs) that passes."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)

@@ -5,56 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
-from core.calc.fixes import with_throughput_cost
-from core.calc.inference import is_serving
-from core.calc.memory import estimate_vram
-from core.cli.common import (
-    add_lora_arguments,
-    add_parallel_arguments,
-    add_recipe_arguments,
-    add_serving_arguments,
-    note_offloaded_checkpointing,
-    parallel_from,
-    preset_from_arg,
-    recipe_from,
-    serving_from,
-    with_lora,
-    with_recipe,
-)
+from core.cli.options import add_workload_options, workload_from
 from core.cli.types import whole
-from core.errors import InvalidWorkload
 from core.models.build import MAX_GPUS
-from core.models.workload import MAX_BATCH, Checkpointing, Optimizer, Parallelism, Precision, Task
-from core.text.vram import render
-from core.workloads import make_workload
-
-NAME = "memory"
-HELP = "Will the workload fit? VRAM breakdown per GPU, the largest batch and fixes."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workload", required=True, help="preset name or alias, or a path to config.json"
     )
-    parser.add_argument("--task", choices=get_args(Task))
-    parser.add_argument("--precision", choices=get_args(Precision))
-    parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU micro-batch")
-    parser.add_argument(
-        "--seq-len",
-        type=whole(1, 100_000_000),
-        help="tokens per sequence (default: the preset's; LoRA/QLoRA of a decoder: 2,048)",
-    )
-    parser.add_argument("--optimizer", choices=get_args(Optimizer))
-    parser.add_argument(
-        "--checkpointing",
-        choices=get_args(Checkpointing),
-        help="activation checkpointing (default: none; LoRA/QLoRA of a decoder: full)",
-    )
-    parser.add_argument("--parallelism", choices=get_args(Parallelism))
-    add_parallel_arguments(parser)
-    add_lora_arguments(parser)
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
     parser.add_argument(
@@ -62,27 +23,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=whole(2, 100_000_000),
         help="serving: tokens in the cache (prompt + output)",
     )
-    add_recipe_arguments(parser)
-    add_serving_arguments(parser)
+    add_workload_options(parser)
     parser.add_argument("--json", action="store_true")
 
 
 def _rate(args: argparse.Namespace) -> Callable[[Any], float | None]:
     """Total throughput of a workload on ``--gpus`` x ``--gpu`` (the GPUs' own link, an
     unknown host), for what each fix costs."""
-    from core.calc.performance.constants import FITTED
-    from core.calc.performance.profile import profile_from_workload
-    from core.calc.performance.scaling import estimate_throughput
+    from core.calc.rig import rig_for, training_throughput
     from core.catalog import load_catalog
 
-    gpu = load_catalog().gpu(args.gpu)
+    rig = rig_for(load_catalog().gpu(args.gpu), args.gpus)
 
     def rate(workload: Any) -> float | None:
-        try:
-            profile = profile_from_workload(workload)
-        except InvalidWorkload:
-            return None
-        return estimate_throughput(profile, gpu, args.gpus, FITTED).total_throughput
+        result = training_throughput(workload, rig, curve=False)
+        return None if result is None else result.total_throughput
 
     return rate
 
@@ -94,30 +49,14 @@ def _gpu_vram_gib(name: str) -> float:
     return float(gpu.vram_gib)  # marketed GB are binary for NVIDIA/AMD (parts.GPU docs)
 
 
-def _workload(args: argparse.Namespace) -> Any:
-    settings: dict[str, Any] = {
-        "task": args.task,
-        "precision": args.precision,
-        "batch_size": args.batch,
-        "seq_len": args.seq_len,
-        "optimizer": args.optimizer,
-        "checkpointing": args.checkpointing,
-        "parallelism": args.parallelism,
-        **parallel_from(args),
-        **recipe_from(args),
-    }
-    preset = preset_from_arg(args.workload)
-    workload = with_lora(make_workload(preset, **with_recipe(preset, args.task, settings)), args)
-    note_offloaded_checkpointing(workload, args)
-    return workload
-
-
 def run(args: argparse.Namespace) -> int:
-    workload = _workload(args)
-    if args.gpus < 1:
-        raise InvalidWorkload("--gpus must be at least 1")
+    from core.calc.fixes import with_throughput_cost
+    from core.calc.memory import estimate_vram
+    from core.text.vram import render
+
+    workload = workload_from(args)
     capacity = _gpu_vram_gib(args.gpu)
-    if is_serving(workload):
+    if workload.is_serving:
         return _serving(args, workload, capacity)
     result = estimate_vram(workload, capacity, args.gpus)
     if result.fixes:
@@ -141,7 +80,12 @@ def _serving(args: argparse.Namespace, workload: Any, capacity: float) -> int:
     from core.calc.inference.memory import memory_fixes
     from core.text.fixes import fix_text
 
-    serving = serving_from(args, args.context)
+    serving = workload.serving_settings
+    if args.context is not None:  # the whole context: the prompt is what the output leaves
+        gen = min(serving.gen_len, max(args.context - 1, 1))
+        serving = serving.model_copy(
+            update={"prompt_len": max(args.context - gen, 1), "gen_len": gen}
+        )
     workload = workload.model_copy(update={"serving": serving})
     memory = inference_memory(workload, serving, capacity, args.gpus, with_fixes=False)
     fixes = (

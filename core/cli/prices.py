@@ -19,9 +19,6 @@ from core.errors import RigForgeError, validation_message
 from core.prices.models import FeedEntry
 from core.prices.store import user_cache_dir, user_overrides_path
 
-NAME = "prices"
-HELP = "Update part prices from a JSON price feed, show them, or override one part's price."
-
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")

@@ -7,9 +7,6 @@ import json
 
 from core.files.document import json_schema
 
-NAME = "schema"
-HELP = "print the JSON Schema of RigForge build files (or of price feeds)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

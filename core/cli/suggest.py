@@ -7,21 +7,11 @@ import json
 from pathlib import Path
 from typing import get_args
 
-from core.cli.common import (
-    add_lora_arguments,
-    add_recipe_arguments,
-    preset_from_arg,
-    priced_catalog,
-    recipe_from,
-    with_lora,
-)
+from core.cli.common import priced_catalog
+from core.cli.options import add_workload_options, workload_from
 from core.cli.types import number, whole
 from core.models.settings import CircuitId
 from core.models.suggest import MAX_BUDGET_USD, MAX_SUGGEST_GPUS, PlatformFamily, Reason
-from core.models.workload import MAX_BATCH, Optimizer, Precision, Task
-
-NAME = "suggest"
-HELP = "Search the catalog for the builds with the best cost per throughput within a budget."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,14 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--platform", choices=get_args(PlatformFamily), default="any")
     parser.add_argument("--max-psus", type=whole(1, 4), default=2)
-    parser.add_argument("--batch", type=whole(1, MAX_BATCH), help="per-GPU batch size")
-    parser.add_argument("--task", choices=get_args(Task), help="default: the preset's task")
-    parser.add_argument("--precision", choices=get_args(Precision))
-    parser.add_argument(
-        "--seq-len", type=whole(1, 100_000_000), help="tokens per sequence (default: preset's)"
-    )
-    parser.add_argument("--optimizer", choices=get_args(Optimizer))
-    add_lora_arguments(parser)
     parser.add_argument("--no-vram-fit", action="store_true", help="keep builds that do not fit")
     parser.add_argument(
         "--include-used",
@@ -62,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")
     parser.add_argument("--overrides", type=Path, help="price overrides file")
-    add_recipe_arguments(parser)
+    add_workload_options(parser)
     parser.add_argument("--json", action="store_true")
 
 
@@ -70,24 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from core.calc.suggest.search import suggest
     from core.models.suggest import SuggestRequest
     from core.text.cost import reason_text, suggest_lines
-    from core.workloads import make_workload, recipe_settings
 
-    preset = preset_from_arg(args.workload)
     # the common recipe for the preset's task, as the window starts from (LoRA of a
     # decoder: 2,048-token sequences, full checkpointing); options given win
-    given = {
-        "batch_size": args.batch,
-        "task": args.task,
-        "precision": args.precision,
-        "seq_len": args.seq_len,
-        "optimizer": args.optimizer,
-        **recipe_from(args),
-    }
-    recipe = recipe_settings(preset, args.task)
-    if args.no_checkpointing:
-        recipe.pop("checkpointing", None)
-    settings = recipe | {k: v for k, v in given.items() if v is not None}
-    workload = with_lora(make_workload(preset, **settings), args)
+    skip = ("checkpointing",) if args.no_checkpointing else ()
+    workload = workload_from(args, recipe_without=skip)
     request = SuggestRequest(
         budget_usd=args.budget,
         max_gpus=args.max_gpus,

@@ -17,9 +17,6 @@ from core.text.throughput import report_lines
 from core.validation.calibration import REQUIRED_COLUMNS, load_rows, read_rows
 from core.validation.report import build_report
 
-NAME = "validate"
-HELP = "Check predicted throughput against published measurements (default: bundled set)."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

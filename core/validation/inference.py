@@ -22,7 +22,7 @@ from typing import Any, get_args
 
 from core.calc.inference.constants import FITTED, InferenceConstants
 from core.calc.inference.memory import inference_memory
-from core.calc.inference.speed import default_link, inference_speed
+from core.calc.rig import rig_for, serving_speed
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError
 from core.files.safe_json import decode_text
@@ -234,16 +234,14 @@ def constants_for(row: InferenceRow, constants: InferenceConstants) -> Inference
 def predict(resolved: Resolved, constants: InferenceConstants = FITTED) -> float:
     row, serving = resolved.row, resolved.serving
     constants = constants_for(row, constants)
-    link = default_link(resolved.gpu)
     if row.metric == "tg" and row.prompt == 0:
         # llama-bench tgN starts from an empty context: the mean context is N / 2.
         serving = serving.model_copy(update={"prompt_len": 1})
-    speed = inference_speed(
+    speed = serving_speed(
         resolved.workload,
         serving,
-        resolved.gpu,
-        row.gpu_count,
-        link=link,
+        rig_for(resolved.gpu, row.gpu_count),
+        max_streams=0,
         constants=constants,
         curves=False,
     )

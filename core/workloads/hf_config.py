@@ -655,3 +655,20 @@ def _bert(f: _Fields) -> Architecture:
         forward_flops_per_sample=_flops(total - embed, layers, seq, h),
         op_mix=_mix(2.0 * (total - embed) * seq, 4.0 * layers * seq * seq * h),
     )
+
+
+def custom_decoder(layers: int, hidden: int, heads: int, vocab: int) -> Architecture:
+    """A Llama-style decoder of these sizes: SwiGLU feed-forward of 8/3 × hidden rounded up
+    to a multiple of 256 (Llama's rule), one KV head per query head, 4,096-token
+    context, counted as a Hugging Face ``config.json`` of it would be."""
+    config = {
+        "model_type": "llama",
+        "num_hidden_layers": layers,
+        "hidden_size": hidden,
+        "num_attention_heads": heads,
+        "num_key_value_heads": heads,
+        "intermediate_size": int(hidden * 8 / 3 // 256 + 1) * 256,
+        "vocab_size": vocab,
+        "max_position_embeddings": 4096,
+    }
+    return architecture_from_hf_config(config)

@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from core import fields
 from core.calc.compatibility import incompatibilities
 from core.calc.fixes import PART_FIELDS, apply_fix
-from core.calc.inference.formats import nearest_weights
 from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
 from core.catalog.builds import default_build
@@ -29,7 +29,7 @@ from core.models.parts import Category, Part
 from core.models.session import MAX_BUILDS, Session
 from core.models.settings import AnalysisSettings
 from core.models.workload import Architecture, Workload
-from core.workloads import find_preset, make_workload, recipe_settings
+from core.workloads import custom_decoder, find_preset, make_workload, recipe_settings
 
 INT_FIELDS = {"gpu_count", "psu_count", "cpu_count", "memory_kits", "nvlink_bridges"}
 DEFAULT_PRESET = "resnet50-v1.5"
@@ -56,51 +56,14 @@ def default_workload() -> Workload:
 MERGE_WINDOW_S = 1.0
 """Seconds within which edits of one field merge into one undo step."""
 
-FIELD_WORDS = {
-    "gpu": "GPU",
-    "gpu_count": "GPU count",
-    "gpu_power_limit_w": "GPU power limit (W)",
-    "nvlink_bridges": "NVLink bridges",
-    "cpu": "CPU",
-    "motherboard": "board",
-    "memory_kits": "memory kits",
-    "psu": "PSU",
-    "psu_count": "PSU count",
-    "riser": "risers",
-    "batch_size": "batch",
-    "seq_len": "sequence length",
-    "tp_degree": "tensor parallel",
-    "pp_degree": "pipeline stages",
-    "pp_virtual_stages": "virtual stages",
-    "grad_accum": "gradient accumulation",
-    "lora_rank": "LoRA rank",
-    "kv_cache": "KV cache",
-    "prompt_len": "prompt length",
-    "gen_len": "output length",
-    "offload_gib": "offload (GiB)",
-    "offload": "offload",
-    "master_weights": "master weights",
-    "optimizer_in_backward": "optimizer in backward",
-    "chunked_loss": "chunked loss",
-    "flash_attention": "flash attention",
-    "bytes_per_sample": "bytes per sample",
-}
-"""Build and workload fields as the editors' labels name them, for undo and status text."""
+PART_WORDS = {"motherboard": "board", "riser": "risers", "psu": "PSU"}
+"""Part fields as the build editor's labels name them, where not the part's own word."""
 
 
-def edit_text(field: str, value: object) -> str:
-    """ "Set GPU count to 3", "Set flash attention to off": an edit in the user's words."""
-    if isinstance(value, bool):
-        shown = "on" if value else "off"
-    elif value is None:
-        shown = "none"
-    elif isinstance(value, int):
-        shown = f"{value:,}"
-    elif isinstance(value, float):
-        shown = f"{value:,.0f}" if value.is_integer() else f"{value:,g}"
-    else:
-        shown = str(value)
-    return f"Set {FIELD_WORDS.get(field, field.replace('_', ' '))} to {shown}"
+def part_edit_text(field: str, name: str) -> str:
+    """ "Set GPU to RTX 4090": a part chosen, in the user's words."""
+    word = PART_WORDS.get(field) or (field.upper() if field in ("gpu", "cpu") else field)
+    return f"Set {word} to {name}"
 
 
 class SessionCommand(QUndoCommand):
@@ -260,13 +223,19 @@ class SessionViewModel(QObject):
         except RigForgeError as error:
             return self._reject(str(error))
         name = part.name if part is not None else "none"
-        return self.edit_build(edit_text(field, name), {field: part})
+        return self.edit_build(part_edit_text(field, name), {field: part})
 
-    def set_value(self, field: str, value: Any) -> str | None:
-        changes: dict[str, Any] = {field: value}
-        if field == "gpu_count":  # a bridge joins two cards: fewer cards, fewer bridges
-            changes["nvlink_bridges"] = min(self.build.nvlink_bridges, int(value) // 2)
-        return self.edit_build(edit_text(field, value), changes, f"build.{field}")
+    def set_value(self, key: str, value: Any) -> str | None:
+        """Set build setting ``key`` (``core.fields.BUILD_FIELDS``) to the value its editor
+        shows, with the settings that follow it (``core.fields.build_changes``)."""
+        f = fields.field(key)
+        return self.edit_build(
+            fields.edit_words(f, value), fields.build_changes(f, self.build, value), f"build.{key}"
+        )
+
+    def build_value(self, key: str) -> Any:
+        """What build setting ``key``'s editor shows for the shown build."""
+        return fields.read_build(fields.field(key), self.build)
 
     def set_used(self, part_id: str, used: bool) -> str | None:
         """Buy ``part_id`` second-hand (its used price applies) or new."""
@@ -327,10 +296,34 @@ class SessionViewModel(QObject):
 
     # -- workload and settings intents ------------------------------------------------------------
 
-    def weights_for_engine(self, engine: str, weights: str) -> str:
-        """The weights format to serve with ``engine``: ``weights`` if it loads it, else
-        the nearest format it does (``core.calc.inference.formats.nearest_weights``)."""
-        return str(nearest_weights(engine, weights))  # type: ignore[arg-type]
+    def set_field(self, key: str, value: Any) -> str | None:
+        """Set workload setting ``key`` (``core.fields.WORKLOAD_FIELDS``) to the value its
+        editor shows, with the settings that follow it (``core.fields.changes``)."""
+        f = fields.field(key)
+        current = self.workload or default_workload()
+        return self.edit_workload(
+            fields.edit_words(f, value), fields.changes(f, current, value), f"workload.{key}"
+        )
+
+    def field_value(self, key: str) -> Any:
+        """What workload setting ``key``'s editor shows."""
+        return fields.read(fields.field(key), self.workload or default_workload())
+
+    def field_off_reason(self, key: str) -> str | None:
+        """Why workload setting ``key`` does not apply now (``None``: it does)."""
+        return fields.why_not(fields.field(key), self.workload or default_workload())
+
+    def build_field_off_reason(self, key: str) -> str | None:
+        """Why build setting ``key`` does not apply to the shown build (``None``: it does)."""
+        return fields.why_not(fields.field(key), self.build)
+
+    def set_custom_decoder(self, layers: int, hidden: int, heads: int, vocab: int) -> str | None:
+        """A Llama-style decoder of these sizes (``core.workloads.custom_decoder``)."""
+        try:
+            arch = custom_decoder(layers, hidden, heads, vocab)
+        except (RigForgeError, ValueError) as error:
+            return self._reject(f"custom model: {error}")
+        return self.set_architecture(f"Custom decoder {arch.params_total / 1e9:.2f}B", arch)
 
     def edit_workload(
         self, text: str, changes: dict[str, Any], merge_key: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -10,16 +11,18 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from core.models.build import MAX_DRIVES, MAX_GPUS, Build
+from core.fields import BUILD_FIELDS
+from core.models.build import MAX_DRIVES, Build
 from core.models.session import Session
 from gui.viewmodels.session import SessionViewModel
 from gui.views import plain
 from gui.views.custom_part_dialog import CustomPartDialog
-from gui.views.editor_widgets import compact_form, spin_box
+from gui.views.editor_widgets import compact_form, field_widget
 from gui.views.part_picker import PartPicker
 
 
@@ -37,16 +40,17 @@ class BuildEditorPanel(QWidget):
             "case": PartPicker("case", optional=True, none_text="no case chosen"),
             "riser": PartPicker("riser", optional=True, none_text="none: GPUs in their slots"),
         }
-        self.gpu_count = spin_box(1, MAX_GPUS, "Number of GPUs (1–8 in a tower, more in servers)")
-        self.power_limit = spin_box(
-            0, 1500, "Per-GPU power limit; 0 runs at board power", suffix=" W"
-        )
+        # the build's settings, from core.fields.BUILD_FIELDS
+        self.inputs: dict[str, QSpinBox] = {
+            f.key: cast(QSpinBox, field_widget(f)) for f in BUILD_FIELDS
+        }
+        self._help = {f.key: f.help for f in BUILD_FIELDS}
+        self.gpu_count = self.inputs["gpu_count"]
+        self.power_limit = self.inputs["gpu_power_limit_w"]
         self.power_limit.setPrefix("limit ")  # says what the box is: "limit 420 W"
-        self.power_limit.setSpecialValueText("no power limit")
-        self.power_limit.setSingleStep(10)
-        self.nvlink = spin_box(0, MAX_GPUS // 2, "NVLink bridges, each joining a pair of cards")
-        self.memory_kits = spin_box(1, 16, "Memory kits of this model")
-        self.psu_count = spin_box(1, 4, "Power supplies")
+        self.nvlink = self.inputs["nvlink_bridges"]
+        self.memory_kits = self.inputs["memory_kits"]
+        self.psu_count = self.inputs["psu_count"]
         self.size_psu_button = QPushButton("Size the PSU for me")
         self.size_psu_button.setToolTip(
             plain.tip(
@@ -116,11 +120,10 @@ class BuildEditorPanel(QWidget):
             picker.part_chosen.connect(
                 lambda part_id, field=field: self._on_picker_part_chosen(field, part_id)
             )
-        self.gpu_count.valueChanged.connect(self._on_gpu_count_value_changed)
-        self.power_limit.valueChanged.connect(self._on_power_limit_value_changed)
-        self.nvlink.valueChanged.connect(self._on_nvlink_value_changed)
-        self.memory_kits.valueChanged.connect(self._on_memory_kits_value_changed)
-        self.psu_count.valueChanged.connect(self._on_psu_count_value_changed)
+        for key, spin in self.inputs.items():
+            spin.valueChanged.connect(
+                lambda value, key=key: self._edited(self._vm.set_value(key, value))
+            )
         self.size_psu_button.clicked.connect(self._on_size_psu_button_clicked)
         self.add_drive_button.clicked.connect(self._on_add_drive_button_clicked)
         self.remove_drive_button.clicked.connect(self._on_remove_drive_button_clicked)
@@ -142,26 +145,13 @@ class BuildEditorPanel(QWidget):
                 partial(self._vm.incompatibilities, category),  # worked out after the paint
             )
         self.drive_picker.set_parts(self._vm.parts("drive"), build.drives[0].drive)
-        values = (
-            (self.gpu_count, build.gpu_count),
-            (self.power_limit, round(build.gpu_power_limit_w or 0)),
-            (self.nvlink, build.nvlink_bridges),
-            (self.memory_kits, build.memory_kits),
-            (self.psu_count, build.psu_count),
-        )
-        for spin, value in values:
+        for key, spin in self.inputs.items():
             blocked = spin.blockSignals(True)
-            spin.setValue(value)
+            spin.setValue(round(self._vm.build_value(key)))
             spin.blockSignals(blocked)
-        bridges = build.gpu.nvlink_topology == "bridge_pair"
-        self.nvlink.setEnabled(bridges and build.gpu_count >= 2)
-        self.nvlink.setToolTip(
-            plain.tip(
-                "NVLink bridges join pairs of cards"
-                if bridges
-                else f"{build.gpu.name} takes no NVLink bridge"
-            )
-        )
+            why = self._vm.build_field_off_reason(key)
+            spin.setEnabled(why is None)
+            spin.setToolTip(plain.tip(why or self._help[key]))
         drives = [f"{s.count} × {s.drive.name}" for s in build.drives]
         shown = [self.drive_list.item(i).text() for i in range(self.drive_list.count())]
         if drives != shown:
@@ -194,21 +184,6 @@ class BuildEditorPanel(QWidget):
 
     def _on_picker_part_chosen(self, field: str, part_id: str | None) -> None:
         self._edited(self._vm.set_part(field, part_id))
-
-    def _on_gpu_count_value_changed(self, value: int) -> None:
-        self._edited(self._vm.set_value("gpu_count", value))
-
-    def _on_power_limit_value_changed(self, value: int) -> None:
-        self._edited(self._vm.set_value("gpu_power_limit_w", float(value) if value else None))
-
-    def _on_nvlink_value_changed(self, value: int) -> None:
-        self._edited(self._vm.set_value("nvlink_bridges", value))
-
-    def _on_memory_kits_value_changed(self, value: int) -> None:
-        self._edited(self._vm.set_value("memory_kits", value))
-
-    def _on_psu_count_value_changed(self, value: int) -> None:
-        self._edited(self._vm.set_value("psu_count", value))
 
     def _on_size_psu_button_clicked(self) -> None:
         self._vm.size_psu()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
+from core.fields import Field
 from gui.views import plain
+
+SPIN_MAX = 2**31 - 1
+"""The largest value a Qt spin box holds."""
 
 
 def spin_box(
@@ -28,3 +32,38 @@ def compact_form() -> QFormLayout:
     form.setContentsMargins(6, 4, 6, 4)
     form.setVerticalSpacing(4)
     return form
+
+
+def _combo(items: tuple[str, ...], tip: str) -> QComboBox:
+    combo = QComboBox()
+    combo.addItems(items)
+    combo.setToolTip(plain.tip(tip))
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(5)
+    return combo
+
+
+def field_widget(f: Field) -> QWidget:
+    """The input for one field, from its kind, range, unit and help."""
+    if f.kind == "choice":
+        return _combo(f.choices, f.help)
+    if f.kind == "switch":
+        box = QCheckBox(f.label)
+        box.setToolTip(plain.tip(f.help))
+        return box
+    if f.kind == "whole":
+        spin = spin_box(
+            int(f.low), int(min(f.high, SPIN_MAX)), f.help, suffix=f.unit, special=f.special or ""
+        )
+        spin.setSingleStep(int(f.step))
+        return spin
+    number = QDoubleSpinBox()
+    number.setRange(f.low, f.high)
+    number.setDecimals(f.decimals)
+    number.setSuffix(f.unit)
+    number.setKeyboardTracking(False)
+    number.setToolTip(plain.tip(f.help))
+    number.setMinimumWidth(60)
+    if f.special:
+        number.setSpecialValueText(f.special)
+    return number

@@ -42,7 +42,7 @@ def test_changing_gpu_count_updates_scaling_chart(window: MainWindow) -> None:
 
 def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWindow) -> None:
     editor = window.workload_editor
-    editor.batch.setValue(4096)
+    editor.input("batch_size").setValue(4096)
     vm = window.analysis_view_model
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
     assert vram.severity == "fail"
@@ -58,7 +58,7 @@ def test_workload_that_does_not_fit_fails_and_fix_makes_it_pass(window: MainWind
     vram = next(c for c in vm.analysis.checks if c.id == "vram.fit")
     assert vram.severity == "pass"
     assert card(window, "vram") == "Yes"
-    assert editor.batch.value() < 4096  # the editor shows the fixed workload
+    assert editor.input("batch_size").value() < 4096  # the editor shows the fixed workload
 
 
 def test_apply_build_fix_and_undo_restores_previous_build(window: MainWindow) -> None:
@@ -96,15 +96,15 @@ def test_workload_and_settings_are_saved_and_reopened(
 ) -> None:
     window.workload_editor.preset.setCurrentIndex(window.workload_editor.preset.findData("vgg16"))
     window.workload_editor._on_preset_activated(window.workload_editor.preset.currentIndex())
-    window.workload_editor.batch.setValue(32)
+    window.workload_editor.input("batch_size").setValue(32)
     target = tmp_path / "b.json"
     assert window.file_actions.save_as(target)
-    window.workload_editor.batch.setValue(16)
+    window.workload_editor.input("batch_size").setValue(16)
     assert open_in_window(qtbot, window, target)
     workload = window.session_view_model.workload
     assert workload is not None and workload.preset_id == "vgg16"
     assert workload.batch_size == 32
-    assert window.workload_editor.batch.value() == 32
+    assert window.workload_editor.input("batch_size").value() == 32
 
 
 def test_one_edit_runs_one_analysis_and_one_update(
@@ -125,7 +125,7 @@ def test_one_edit_runs_one_analysis_and_one_update(
     edits = (
         lambda: window.build_editor.gpu_count.setValue(3),
         lambda: window.build_editor.pickers["gpu"].choose("rtx-3090"),
-        lambda: window.workload_editor.batch.setValue(64),
+        lambda: window.workload_editor.input("batch_size").setValue(64),
     )
     for edit in edits:
         calls.clear()

@@ -17,7 +17,7 @@ def _choose(combo: QComboBox, index: int) -> None:
 def _serve_llama_8b(window: MainWindow) -> None:
     editor = window.workload_editor
     _choose(editor.preset, editor.preset.findData("llama-3-8b"))
-    _choose(editor.task, editor.task.findText("inference"))
+    _choose(editor.input("task"), editor.input("task").findText("inference"))
 
 
 def test_serving_fields_replace_training_fields(window: MainWindow) -> None:
@@ -26,15 +26,15 @@ def test_serving_fields_replace_training_fields(window: MainWindow) -> None:
     _serve_llama_8b(window)
     assert window.session_view_model.workload.is_serving
     assert editor.serving_box.isVisibleTo(window)
-    for widget in (editor.optimizer, editor.checkpointing, editor.parallelism, editor.batch):
+    for widget in (editor.input("optimizer"), editor.input("checkpointing"), editor.input("parallelism"), editor.input("batch_size")):
         assert not widget.isEnabled()
-    assert editor.engine.currentText() == "llama.cpp"
+    assert editor.input("serving.engine").currentText() == "llama.cpp"
 
 
 def test_serving_cards_and_charts(window: MainWindow) -> None:
     _serve_llama_8b(window)
     editor = window.workload_editor
-    _choose(editor.weights, editor.weights.findText("q4_k_m"))
+    _choose(editor.input("serving.weights"), editor.input("serving.weights").findText("q4_k_m"))
     assert window.session_view_model.workload.serving is not None
     assert window.session_view_model.workload.serving.weights == "q4_k_m"
     # default build: one RTX 4090 (1,008 GB/s). Llama 3 8B in Q4_K_M is about 4.9 GB of
@@ -56,8 +56,8 @@ def test_serving_cards_and_charts(window: MainWindow) -> None:
 def test_more_streams_than_fit_fails_and_undo_restores(window: MainWindow) -> None:
     _serve_llama_8b(window)
     editor = window.workload_editor
-    editor.prompt_len.setValue(8192)
-    editor.streams.setValue(256)  # 256 × 8.2k tokens × 128 KiB = 256 GiB of KV cache
+    editor.input("serving.prompt_len").setValue(8192)
+    editor.input("serving.streams").setValue(256)  # 256 × 8.2k tokens × 128 KiB = 256 GiB of KV cache
     checks = window.analysis_view_model.analysis.checks
     assert any(c.id == "vram.fit" and c.severity == "fail" for c in checks)
     assert card(window, "vram") == "No"
@@ -72,18 +72,18 @@ def test_flash_attention_box_follows_the_engine_and_undoes(window: MainWindow) -
     box is off for vLLM, which always fuses attention."""
     _serve_llama_8b(window)
     editor = window.workload_editor
-    editor.prompt_len.setValue(8192)
-    assert editor.flash_attention.isEnabled() and editor.flash_attention.isChecked()
+    editor.input("serving.prompt_len").setValue(8192)
+    assert editor.input("serving.flash_attention").isEnabled() and editor.input("serving.flash_attention").isChecked()
     fast = float(card(window, "throughput").split()[0].replace(",", ""))
-    editor.flash_attention.click()
+    editor.input("serving.flash_attention").click()
     assert window.session_view_model.workload.serving_settings.flash_attention is False
     slow = float(card(window, "throughput").split()[0].replace(",", ""))
     assert slow < fast
     window.undo_action.trigger()
     assert window.session_view_model.workload.serving_settings.flash_attention is True
-    assert editor.flash_attention.isChecked()
-    _choose(editor.engine, editor.engine.findText("vllm"))
-    assert not editor.flash_attention.isEnabled()
+    assert editor.input("serving.flash_attention").isChecked()
+    _choose(editor.input("serving.engine"), editor.input("serving.engine").findText("vllm"))
+    assert not editor.input("serving.flash_attention").isEnabled()
 
 
 def test_a_quantised_cache_keeps_flash_attention_on(window: MainWindow) -> None:
@@ -91,11 +91,11 @@ def test_a_quantised_cache_keeps_flash_attention_on(window: MainWindow) -> None:
     refused, the box stays ticked and the setting unchanged."""
     _serve_llama_8b(window)
     editor = window.workload_editor
-    _choose(editor.kv_cache, editor.kv_cache.findText("q8_0"))
+    _choose(editor.input("serving.kv_cache"), editor.input("serving.kv_cache").findText("q8_0"))
     assert window.session_view_model.workload.serving_settings.kv_cache == "q8_0"
-    editor.flash_attention.click()
+    editor.input("serving.flash_attention").click()
     assert window.session_view_model.workload.serving_settings.flash_attention is True
-    assert editor.flash_attention.isChecked()
+    assert editor.input("serving.flash_attention").isChecked()
 
 
 def test_fields_that_do_not_apply_to_serving_come_back_for_training(window: MainWindow) -> None:
@@ -103,11 +103,11 @@ def test_fields_that_do_not_apply_to_serving_come_back_for_training(window: Main
     split) do not apply and are off; back to LoRA they are on again."""
     editor = window.workload_editor
     _serve_llama_8b(window)
-    for widget in (editor.batch, editor.precision, editor.tp_degree):
+    for widget in (editor.input("batch_size"), editor.input("precision"), editor.input("tp_degree")):
         assert not widget.isEnabled()
-    _choose(editor.task, editor.task.findText("lora"))
+    _choose(editor.input("task"), editor.input("task").findText("lora"))
     assert not window.session_view_model.workload.is_serving
-    for widget in (editor.batch, editor.precision, editor.tp_degree, editor.seq_len):
+    for widget in (editor.input("batch_size"), editor.input("precision"), editor.input("tp_degree"), editor.input("seq_len")):
         assert widget.isEnabled()
 
 
@@ -117,14 +117,14 @@ def test_weights_follow_the_engine_to_a_format_it_loads(window: MainWindow) -> N
     llama.cpp-only formats cannot be picked while vLLM is the engine."""
     _serve_llama_8b(window)
     editor = window.workload_editor
-    _choose(editor.weights, editor.weights.findText("q4_k_m"))
-    _choose(editor.engine, editor.engine.findText("vllm"))
+    _choose(editor.input("serving.weights"), editor.input("serving.weights").findText("q4_k_m"))
+    _choose(editor.input("serving.engine"), editor.input("serving.engine").findText("vllm"))
     serving = window.session_view_model.workload.serving_settings
     assert (serving.engine, serving.weights) == ("vllm", "awq-int4")
-    assert editor.weights.currentText() == "awq-int4"
-    model = editor.weights.model()
-    assert not model.item(editor.weights.findText("q4_k_m")).isEnabled()  # type: ignore[attr-defined]
-    assert model.item(editor.weights.findText("gptq-int4")).isEnabled()  # type: ignore[attr-defined]
+    assert editor.input("serving.weights").currentText() == "awq-int4"
+    model = editor.input("serving.weights").model()
+    assert not model.item(editor.input("serving.weights").findText("q4_k_m")).isEnabled()  # type: ignore[attr-defined]
+    assert model.item(editor.input("serving.weights").findText("gptq-int4")).isEnabled()  # type: ignore[attr-defined]
     window.undo_action.trigger()
     serving = window.session_view_model.workload.serving_settings
     assert (serving.engine, serving.weights) == ("llama.cpp", "q4_k_m")
@@ -161,7 +161,7 @@ def test_vram_legend_names_what_serving_holds(window: MainWindow) -> None:
     _serve_llama_8b(window)
     assert labels() == ["weights", "KV cache", "engine"]
     editor = window.workload_editor
-    _choose(editor.task, editor.task.findText("lora"))
+    _choose(editor.input("task"), editor.input("task").findText("lora"))
     assert "gradients" in labels() and len(labels()) == 7
 
 

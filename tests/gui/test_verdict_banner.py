@@ -40,9 +40,9 @@ def test_published_measurement_beside_the_estimate(window: MainWindow) -> None:
     index = editor.preset.findData("resnet50-v1.5")
     editor.preset.setCurrentIndex(index)
     editor.preset.activated.emit(index)
-    precision = editor.precision.findText("fp16")
-    editor.precision.setCurrentIndex(precision)
-    editor.precision.activated.emit(precision)
+    precision = editor.input("precision").findText("fp16")
+    editor.input("precision").setCurrentIndex(precision)
+    editor.input("precision").activated.emit(precision)
     throughput = window.results.cards.cards["throughput"]
     assert "published: 2,468 images/s at batch 448 on 2 GPUs" in throughput.detail.text()
     assert "Lambda" in throughput.explanation and "model error" in throughput.explanation

@@ -25,8 +25,8 @@ def _train_llama_2_7b(window: MainWindow) -> None:
     editor = window.workload_editor
     editor.preset.setCurrentIndex(editor.preset.findData("llama-2-7b"))
     editor.preset.activated.emit(editor.preset.currentIndex())
-    _choose(editor.task, "training")
-    _choose(editor.precision, "bf16")
+    _choose(editor.input("task"), "training")
+    _choose(editor.input("precision"), "bf16")
     workload = window.session_view_model.workload
     assert workload is not None and workload.preset_id == "llama-2-7b"
     assert (workload.task, workload.precision) == ("training", "bf16")
@@ -34,9 +34,9 @@ def _train_llama_2_7b(window: MainWindow) -> None:
 
 def test_every_new_choice_is_offered(window: MainWindow) -> None:
     editor = window.workload_editor
-    optimizers = [editor.optimizer.itemText(i) for i in range(editor.optimizer.count())]
+    optimizers = [editor.input("optimizer").itemText(i) for i in range(editor.input("optimizer").count())]
     assert "adamw8bit" in optimizers and "paged-adamw8bit" in optimizers
-    stacks = [editor.stack.itemText(i) for i in range(editor.stack.count())]
+    stacks = [editor.input("stack").itemText(i) for i in range(editor.input("stack").count())]
     assert stacks == [
         "pytorch-eager",
         "pytorch",
@@ -44,21 +44,21 @@ def test_every_new_choice_is_offered(window: MainWindow) -> None:
         "transformer-engine",
         "unsloth",
     ]
-    assert editor.stack.currentText() == "pytorch"  # the model's default, shown
-    assert editor.master_weights.currentText() == "fp32"
-    assert editor.offload_mode.currentText() == "none"
-    assert not editor.optimizer_in_backward.isChecked()
-    for widget in (editor.stack, editor.master_weights, editor.offload_mode):
+    assert editor.input("stack").currentText() == "pytorch"  # the model's default, shown
+    assert editor.input("master_weights").currentText() == "fp32"
+    assert editor.input("offload").currentText() == "none"
+    assert not editor.input("optimizer_in_backward").isChecked()
+    for widget in (editor.input("stack"), editor.input("master_weights"), editor.input("offload")):
         assert widget.toolTip()
 
 
 def test_compiled_stack_is_faster_than_eager(window: MainWindow) -> None:
     editor = window.workload_editor
-    _choose(editor.stack, "pytorch-eager")
+    _choose(editor.input("stack"), "pytorch-eager")
     workload = window.session_view_model.workload
     assert workload is not None and workload.stack == "pytorch-eager"
     eager = card(window, "throughput")
-    _choose(editor.stack, "pytorch-compile")
+    _choose(editor.input("stack"), "pytorch-compile")
     workload = window.session_view_model.workload
     assert workload is not None and workload.stack == "pytorch-compile"
     compiled = card(window, "throughput")
@@ -71,7 +71,7 @@ def test_no_master_weights_needs_less_vram(window: MainWindow) -> None:
     _train_llama_2_7b(window)
     editor = window.workload_editor
     with_master = window.analysis_view_model.analysis.vram.total_gib
-    _choose(editor.master_weights, "none")
+    _choose(editor.input("master_weights"), "none")
     workload = window.session_view_model.workload
     assert workload is not None and workload.master_weights == "none"
     without = window.analysis_view_model.analysis.vram.total_gib
@@ -84,7 +84,7 @@ def test_optimizer_in_backward_is_kept_and_needs_no_more_vram(window: MainWindow
     _train_llama_2_7b(window)
     editor = window.workload_editor
     before = window.analysis_view_model.analysis.vram.total_gib
-    editor.optimizer_in_backward.setChecked(True)
+    editor.input("optimizer_in_backward").setChecked(True)
     workload = window.session_view_model.workload
     assert workload is not None and workload.optimizer_in_backward
     assert window.analysis_view_model.analysis.vram.total_gib <= before
@@ -94,50 +94,50 @@ def test_activation_offload_of_a_cnn_is_refused(window: MainWindow) -> None:
     editor = window.workload_editor
     workload = window.session_view_model.workload
     assert workload is not None and workload.architecture.kind == "cnn"  # ResNet-50
-    _choose(editor.offload_mode, "optimizer")
+    _choose(editor.input("offload"), "optimizer")
     assert window.session_view_model.workload.offload == "optimizer"  # type: ignore[union-attr]
-    _choose(editor.offload_mode, "activations")
+    _choose(editor.input("offload"), "activations")
     assert window.session_view_model.workload.offload == "optimizer"  # type: ignore[union-attr]
-    assert editor.offload_mode.currentText() == "optimizer"
+    assert editor.input("offload").currentText() == "optimizer"
     assert "Not changed" in window.statusBar().currentMessage()
 
 
 def test_no_master_weights_with_fp32_is_refused(window: MainWindow) -> None:
     editor = window.workload_editor
-    _choose(editor.precision, "fp32")
-    _choose(editor.master_weights, "none")
+    _choose(editor.input("precision"), "fp32")
+    _choose(editor.input("master_weights"), "none")
     workload = window.session_view_model.workload
     assert workload is not None and workload.master_weights == "fp32"
-    assert editor.master_weights.currentText() == "fp32"
+    assert editor.input("master_weights").currentText() == "fp32"
 
 
 def test_undo_restores_the_previous_stack(window: MainWindow) -> None:
     editor = window.workload_editor
-    _choose(editor.stack, "transformer-engine")
+    _choose(editor.input("stack"), "transformer-engine")
     window.undo_action.trigger()
     assert window.session_view_model.workload.stack == "pytorch"  # type: ignore[union-attr]
-    assert editor.stack.currentText() == "pytorch"
+    assert editor.input("stack").currentText() == "pytorch"
     window.redo_action.trigger()
-    assert editor.stack.currentText() == "transformer-engine"
+    assert editor.input("stack").currentText() == "transformer-engine"
     # consecutive edits of one field undo as one step (as for every field): another edit
     # in between keeps the two stack picks apart
-    editor.batch.setValue(64)
-    _choose(editor.stack, "unsloth")
+    editor.input("batch_size").setValue(64)
+    _choose(editor.input("stack"), "unsloth")
     assert window.session_view_model.workload.stack == "unsloth"  # type: ignore[union-attr]
     window.undo_action.trigger()
     assert window.session_view_model.workload.stack == "transformer-engine"  # type: ignore[union-attr]
-    assert editor.stack.currentText() == "transformer-engine"
+    assert editor.input("stack").currentText() == "transformer-engine"
 
 
 def test_recipe_fields_are_off_for_inference(window: MainWindow) -> None:
     editor = window.workload_editor
-    recipe = (editor.master_weights, editor.optimizer_in_backward, editor.offload_mode)
+    recipe = (editor.input("master_weights"), editor.input("optimizer_in_backward"), editor.input("offload"))
     assert all(widget.isEnabled() for widget in recipe)
-    _choose(editor.task, "inference")  # ResNet-50 inference: not LLM serving
+    _choose(editor.input("task"), "inference")  # ResNet-50 inference: not LLM serving
     assert window.session_view_model.workload.task == "inference"  # type: ignore[union-attr]
     assert not any(widget.isEnabled() for widget in recipe)
-    assert editor.stack.isEnabled()
-    _choose(editor.task, "training")
+    assert editor.input("stack").isEnabled()
+    _choose(editor.input("task"), "training")
     assert all(widget.isEnabled() for widget in recipe)
 
 
@@ -145,11 +145,11 @@ def test_serving_an_llm_turns_the_stack_off(window: MainWindow) -> None:
     editor = window.workload_editor
     editor.preset.setCurrentIndex(editor.preset.findData("llama-3-8b"))
     editor.preset.activated.emit(editor.preset.currentIndex())
-    _choose(editor.task, "inference")
+    _choose(editor.input("task"), "inference")
     assert window.session_view_model.workload.is_serving  # type: ignore[union-attr]
-    assert not editor.stack.isEnabled()
-    assert not editor.master_weights.isEnabled()
-    assert editor.engine.isEnabled()
+    assert not editor.input("stack").isEnabled()
+    assert not editor.input("master_weights").isEnabled()
+    assert editor.input("serving.engine").isEnabled()
 
 
 def test_size_fields_say_na_for_a_convnet_and_custom_starts_from_a_decoder(
@@ -184,9 +184,9 @@ def test_size_fields_say_na_for_a_convnet_and_custom_starts_from_a_decoder(
 def test_chunked_loss_needs_less_vram_and_only_applies_to_llms(window: MainWindow) -> None:
     _train_llama_2_7b(window)
     editor = window.workload_editor
-    assert editor.chunked_loss.isEnabled() and editor.chunked_loss.toolTip()
+    assert editor.input("chunked_loss").isEnabled() and editor.input("chunked_loss").toolTip()
     before = window.analysis_view_model.analysis.vram
-    editor.chunked_loss.setChecked(True)
+    editor.input("chunked_loss").setChecked(True)
     workload = window.session_view_model.workload
     assert workload is not None and workload.chunked_loss
     # Llama 2's 32,000-token vocabulary: under PyTorch 2 the logits go from 16 B each to
@@ -202,18 +202,18 @@ def test_chunked_loss_needs_less_vram_and_only_applies_to_llms(window: MainWindo
     # a convnet has no vocabulary: the box is disabled
     editor.preset.setCurrentIndex(editor.preset.findData("resnet50-v1.5"))
     editor.preset.activated.emit(editor.preset.currentIndex())
-    assert not editor.chunked_loss.isEnabled()
+    assert not editor.input("chunked_loss").isEnabled()
 
 
 def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
     _train_llama_2_7b(window)
     editor = window.workload_editor
-    assert not editor.lora_rank.isEnabled()  # full training has no adapters
-    _choose(editor.task, "lora")
-    assert editor.lora_rank.isEnabled() and editor.lora_targets.isEnabled()
-    assert (editor.lora_rank.value(), editor.lora_targets.currentText()) == (16, "q, v")
-    editor.lora_rank.setValue(64)
-    _choose(editor.lora_targets, "all linear")
+    assert not editor.input("lora.rank").isEnabled()  # full training has no adapters
+    _choose(editor.input("task"), "lora")
+    assert editor.input("lora.rank").isEnabled() and editor.input("lora.targets").isEnabled()
+    assert (editor.input("lora.rank").value(), editor.input("lora.targets").currentText()) == (16, "q, v")
+    editor.input("lora.rank").setValue(64)
+    _choose(editor.input("lora.targets"), "all linear")
     workload = window.session_view_model.workload
     assert workload is not None and workload.lora is not None
     assert workload.lora.rank == 64
@@ -222,11 +222,11 @@ def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
     # 3 x (4096 + 11008)) = 159,907,840 adapter weights
     assert workload.trainable_params == 159_907_840
     # QLoRA keeps the adapters and quantises the base
-    _choose(editor.task, "qlora")
+    _choose(editor.input("task"), "qlora")
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "qlora" and workload.lora is not None
     assert (workload.lora.rank, workload.lora.base_bits) == (64, 4)
-    _choose(editor.task, "lora")
+    _choose(editor.input("task"), "lora")
     workload = window.session_view_model.workload
     assert workload is not None and workload.lora is not None and workload.lora.base_bits == 16
     # the two task edits in a row undo as one step: back to LoRA with the adapters
@@ -234,21 +234,21 @@ def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
     window.undo_action.trigger()
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "lora" and workload.lora is not None
-    assert workload.lora.rank == 64 and editor.lora_targets.currentText() == "all linear"
+    assert workload.lora.rank == 64 and editor.input("lora.targets").currentText() == "all linear"
     window.undo_action.trigger()  # the targets
-    assert editor.lora_targets.currentText() == "q, v"
+    assert editor.input("lora.targets").currentText() == "q, v"
 
 
 def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: MainWindow) -> None:
     _train_llama_2_7b(window)
     editor = window.workload_editor
-    assert editor.pp_degree.isEnabled() and not editor.pp_virtual_stages.isEnabled()
+    assert editor.input("pp_degree").isEnabled() and not editor.input("pp_virtual_stages").isEnabled()
     # one stage reads as what it is, not "1 stages"
-    assert (editor.pp_degree.text(), editor.grad_accum.text()) == ("no pipeline", "1 micro-batch")
-    editor.grad_accum.setValue(8)
-    editor.pp_degree.setValue(2)
-    assert editor.pp_virtual_stages.isEnabled()
-    editor.pp_virtual_stages.setValue(4)
+    assert (editor.input("pp_degree").text(), editor.input("grad_accum_steps").text()) == ("no pipeline", "1 micro-batch")
+    editor.input("grad_accum_steps").setValue(8)
+    editor.input("pp_degree").setValue(2)
+    assert editor.input("pp_virtual_stages").isEnabled()
+    editor.input("pp_virtual_stages").setValue(4)
     workload = window.session_view_model.workload
     assert workload is not None
     assert (workload.pp_degree, workload.pp_virtual_stages, workload.grad_accum_steps) == (2, 4, 8)
@@ -259,25 +259,25 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     assert "one micro-batch of 8 per optimizer step" in table.toolTip()
     assert "pipeline bubble" in table.toolTip()
     # one stage has no chunks: both go back in one edit, and one undo restores both
-    editor.pp_degree.setValue(1)
+    editor.input("pp_degree").setValue(1)
     workload = window.session_view_model.workload
     assert workload is not None and (workload.pp_degree, workload.pp_virtual_stages) == (1, 1)
     window.undo_action.trigger()
     workload = window.session_view_model.workload
     assert workload is not None and (workload.pp_degree, workload.pp_virtual_stages) == (2, 4)
-    assert (editor.pp_degree.value(), editor.pp_virtual_stages.value()) == (2, 4)
-    assert editor.pp_degree.text() == "2 stages"
+    assert (editor.input("pp_degree").value(), editor.input("pp_virtual_stages").value()) == (2, 4)
+    assert editor.input("pp_degree").text() == "2 stages"
     # 32 layers cannot make 2 stages of 32 chunks: refused, and the box shows what holds
-    editor.pp_virtual_stages.setValue(32)
+    editor.input("pp_virtual_stages").setValue(32)
     workload = window.session_view_model.workload
     assert workload is not None and workload.pp_virtual_stages == 4
-    assert editor.pp_virtual_stages.value() == 4
+    assert editor.input("pp_virtual_stages").value() == 4
     # inference cannot run this pipeline: the task changes and the pipeline goes with it
-    _choose(editor.task, "inference")
+    _choose(editor.input("task"), "inference")
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "inference"
     assert (workload.pp_degree, workload.pp_virtual_stages) == (1, 1)
-    assert editor.pp_degree.text() == "no pipeline" and not editor.pp_degree.isEnabled()
+    assert editor.input("pp_degree").text() == "no pipeline" and not editor.input("pp_degree").isEnabled()
     window.undo_action.trigger()  # one undo: training on the 2 x 4 pipeline again
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "training"
@@ -288,10 +288,10 @@ def test_pipeline_box_is_off_for_models_without_transformer_layers(window: MainW
     editor = window.workload_editor
     editor.preset.setCurrentIndex(editor.preset.findData("resnet50-v1.5"))
     editor.preset.activated.emit(editor.preset.currentIndex())
-    _choose(editor.task, "training")
-    assert not editor.pp_degree.isEnabled()
+    _choose(editor.input("task"), "training")
+    assert not editor.input("pp_degree").isEnabled()
     _train_llama_2_7b(window)
-    assert editor.pp_degree.isEnabled()
+    assert editor.input("pp_degree").isEnabled()
 
 
 def test_offloaded_activations_turn_the_checkpointing_choice_off_and_say_why(
@@ -301,10 +301,10 @@ def test_offloaded_activations_turn_the_checkpointing_choice_off_and_say_why(
     checkpointing picker does not apply then, and its tooltip says so."""
     editor = window.workload_editor
     _train_llama_2_7b(window)
-    assert editor.checkpointing.isEnabled()
-    _choose(editor.offload_mode, "activations")
-    assert not editor.checkpointing.isEnabled()
-    assert "every layer is recomputed" in editor.checkpointing.toolTip()
-    _choose(editor.offload_mode, "optimizer")  # the optimizer alone: the choice applies
-    assert editor.checkpointing.isEnabled()
-    assert "every layer is recomputed" not in editor.checkpointing.toolTip()
+    assert editor.input("checkpointing").isEnabled()
+    _choose(editor.input("offload"), "activations")
+    assert not editor.input("checkpointing").isEnabled()
+    assert "every layer is recomputed" in editor.input("checkpointing").toolTip()
+    _choose(editor.input("offload"), "optimizer")  # the optimizer alone: the choice applies
+    assert editor.input("checkpointing").isEnabled()
+    assert "every layer is recomputed" not in editor.input("checkpointing").toolTip()

@@ -35,7 +35,6 @@ from core.calc.inference.model import LlmShape
 from core.calc.sms import sm_count
 from core.models.inference import Bottleneck, CurvePoint, InferenceSpeed
 from core.models.parts import GPU
-from core.models.pcie import link_bandwidth_gb_s
 from core.models.workload import Serving, WeightsFormat, Workload
 
 
@@ -48,22 +47,11 @@ def sustained_clock_share(gpu: GPU) -> float:
 
 @dataclass(frozen=True)
 class Link:
-    """What joins the GPUs for a tensor split: kind and GB/s per direction."""
+    """What joins the GPUs for a tensor split: kind and GB/s per direction
+    (``core.calc.rig.serving_link``)."""
 
-    kind: str = "pcie"
-    gb_s: float = 25.0
-
-
-def default_link(gpu: GPU) -> Link:
-    """The link of a machine of these GPUs when no build says: SXM/OAM modules NVLink,
-    cards with peer-to-peer PCIe Gen4 x16, the rest through host memory (the GeForce
-    driver blocks peer-to-peer)."""
-    if gpu.form_factor != "pcie" and gpu.nvlink_gb_s:
-        return Link(kind="nvlink", gb_s=gpu.nvlink_gb_s / 2.0)
-    pcie = link_bandwidth_gb_s(min(gpu.pcie_gen, 4), 16)
-    if gpu.p2p_pcie == "yes":
-        return Link(kind="pcie", gb_s=pcie)
-    return Link(kind="host", gb_s=pcie / 2.0)
+    kind: str
+    gb_s: float
 
 
 def achievable_gb_s(gpu: GPU, c: EngineConstants) -> float:
@@ -80,9 +68,9 @@ def inference_speed(
     gpu: GPU,
     gpu_count: int,
     *,
-    link: Link = Link(),
-    host_gb_s: float | None = None,
-    pcie_gb_s: float = 25.0,
+    link: Link,
+    host_gb_s: float,
+    pcie_gb_s: float,
     max_streams: int = 0,
     constants: InferenceConstants = FITTED,
     curves: bool = True,
@@ -136,7 +124,7 @@ class _Model:
         gpu: GPU,
         count: int,
         link: Link,
-        host_gb_s: float | None,
+        host_gb_s: float,
         pcie_gb_s: float,
         c: EngineConstants,
         constants: InferenceConstants,
@@ -147,7 +135,7 @@ class _Model:
         self.bw = achievable_gb_s(gpu, c) * 1e9
         total = shape.weight_bytes(serving.weights)
         self.offload_share = min(serving.offload_gib * 2**30 / total, 1.0) if total else 0.0
-        self.host = (host_gb_s or 50.0) * 1e9 * c.host_bandwidth_efficiency
+        self.host = host_gb_s * 1e9 * c.host_bandwidth_efficiency
         self.tensor = serving.split == "tensor" and count > 1
         self.sustained = math.pow(sustained_clock_share(gpu), constants.clock_exponent)
 

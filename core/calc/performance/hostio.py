@@ -22,6 +22,10 @@ from typing import NamedTuple
 from core.models.pcie import link_bandwidth_gb_s
 from core.models.throughput import HostLink, HostSpec, WorkProfile
 
+ASSUMED_HOST_MEMORY_GB_S = 89.6
+"""Host DRAM peak assumed where a build's is not known: two channels of DDR5-5600
+(JEDEC JESD79-5: 5,600 MT/s × 8 bytes per channel), the usual desktop platform."""
+
 SAMPLES_PER_CORE_S: dict[str, float] = {"image": 150.0, "text": 20_000.0, "audio": 400.0}
 
 

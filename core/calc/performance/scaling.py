@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from core.calc.performance.constants import ThroughputConstants
-from core.calc.performance.hostio import host_times, link_gb_s
+from core.calc.performance.hostio import ASSUMED_HOST_MEMORY_GB_S, host_times, link_gb_s
 from core.calc.performance.roofline import GpuStep, gpu_step_time
 from core.calc.performance.stacks import STACKS
 from core.models.parts import GPU
@@ -174,11 +174,6 @@ def _comm_seconds(
         accum = 1 if profile.parallelism in ("zero3", "fsdp") else profile.grad_accum_steps
         exposed += (max(0.0, volume / bandwidth - window) + c.allreduce_latency_s) / accum
     return exposed
-
-
-ASSUMED_HOST_MEMORY_GB_S = 89.6
-"""Host DRAM peak assumed where a build's is not known: two channels of DDR5-5600
-(JEDEC JESD79-5: 5,600 MT/s × 8 bytes per channel), the usual desktop platform."""
 
 
 def host_optimizer_seconds(

@@ -170,3 +170,93 @@ def test_bidirectional_controls_from_a_file_are_escaped(
     out = capsys.readouterr().out
     assert char not in out
     assert f"evil\\u{ord(char):04x}gnp.exe" in out
+
+
+def _json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
+    main(argv)
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+SERVING_KEYS = (
+    "prefill_tokens_s",
+    "ttft_s",
+    "decode_tokens_s_per_stream",
+    "aggregate_decode_tokens_s",
+    "max_streams",
+)
+
+
+def test_predict_on_a_build_prints_checks_figures(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """For the same build and workload, ``predict FILE`` and ``check FILE --json`` print
+    the same figures, and they are the analysis the window shows (``analyze``): the
+    build's slots, host memory and power limit, not an assumed machine. gpt-oss-120b
+    with 40 GiB of its weights in host RAM reads them at the build's DRAM bandwidth."""
+    from core.calc import analyze
+    from core.catalog import load_catalog
+    from core.catalog.builds import default_build
+    from core.files.io import save_file
+    from core.models.session import Session
+    from core.workloads import find_preset, make_workload
+
+    catalog = load_catalog()
+    build = default_build(catalog)
+    workload = make_workload(
+        find_preset("gpt-oss-120b"),
+        task="inference",
+        serving={"weights": "mxfp4", "offload_gib": 40.0, "prompt_len": 512, "gen_len": 128},
+    )
+    path = tmp_path / "served.json"
+    save_file(path, Session(builds=(build,), workload=workload))
+    predicted = _json_of(capsys, ["predict", str(path), "--json"])
+    checked = _json_of(capsys, ["check", str(path), "--json"])["builds"][0]
+    window = analyze(build, workload, None, catalog).inference
+    assert window is not None
+    for key in SERVING_KEYS:
+        assert predicted[key] == checked[key] == getattr(window.speed, key), key
+    assert predicted["host_memory_assumed"] is False
+    # 8 channels of DDR5 at the kit's speed, not the assumed two channels
+    assert predicted["host_memory_gb_s"] > 89.6
+    assumed = _json_of(
+        capsys,
+        ["predict", "--gpu", build.gpu.id, "--count", "2", "--workload", "gpt-oss-120b"]
+        + ["--task", "inference", "--weights", "mxfp4", "--offload-gb", "40", "--json"],
+    )
+    assert assumed["host_memory_assumed"] is True and assumed["host_memory_gb_s"] == 89.6
+    assert assumed["decode_tokens_s_per_stream"] < predicted["decode_tokens_s_per_stream"]
+
+
+def test_predict_and_check_agree_on_training(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    predicted = _json_of(capsys, ["predict", "--default", "--workload", "resnet50", "--json"])
+    checked = _json_of(capsys, ["check", "--default", "--workload", "resnet50", "--json"])
+    assert predicted["total_throughput"] == checked["builds"][0]["total_throughput"]
+    assert checked["builds"][0]["total_throughput"] == checked["builds"][0]["throughput"]["total"]
+
+
+def test_a_build_file_brings_its_own_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["predict", "--default", "--gpu", "RTX 3090", "--workload", "resnet50"])
+    assert code == 2
+    assert "a build file brings its own" in capsys.readouterr().err
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """Building the parser for ``schema`` does not import the analysis commands (each
+    command's module is imported only when it runs)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from core.cli import build_parser; "
+        "build_parser(argv=['schema']); "
+        "print(sorted(m for m in sys.modules if m.startswith('core.cli.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "core.cli.schema" in out
+    for other in ("core.cli.predict", "core.cli.check", "core.cli.suggest", "core.cli.memory"):
+        assert other not in out

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from core.calc import analyze
-from core.calc.inference import inference_memory, inference_speed, is_serving
+from core.calc.inference import inference_memory, is_serving
 from core.calc.inference.formats import FORMATS, KV_BYTES
 from core.calc.inference.model import GIB, LlmShape
-from core.calc.inference.speed import default_link, sm_count
+from core.calc.inference.speed import sm_count
+from core.calc.rig import rig_for, serving_speed
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.models.workload import Serving
@@ -17,6 +18,13 @@ from core.text.fixes import fix_text
 from core.workloads import find_preset, make_workload
 
 CATALOG = load_catalog()
+
+
+def inference_speed(w, serving, gpu, count, *, max_streams=0, curves=True, host_gb_s=None):  # type: ignore[no-untyped-def]
+    """The serving model on ``count`` x ``gpu`` with no build: each card's own PCIe link,
+    the host's DRAM at ``host_gb_s`` (else the stated assumption)."""
+    rig = rig_for(gpu, count, host_memory_gb_s=host_gb_s)
+    return serving_speed(w, serving, rig, max_streams=max_streams, curves=curves)
 
 
 def _workload(preset: str, **serving: object):  # type: ignore[no-untyped-def]
@@ -110,7 +118,7 @@ def test_offload_moves_weights_to_host_ram_and_slows_generation() -> None:
     off = _workload("llama-3-70b", weights="q4_k_m", prompt_len=512, gen_len=128, offload_gib=20.0)
     memory = inference_memory(off, off.serving, 24.0, 1, with_fixes=False)
     assert memory.offloaded_gib == 20.0 and memory.host_ram_gib == pytest.approx(22.0)
-    fast = inference_speed(base, base.serving, gpu, 2, link=default_link(gpu), curves=False)
+    fast = inference_speed(base, base.serving, gpu, 2, curves=False)
     slow = inference_speed(off, off.serving, gpu, 1, host_gb_s=89.6, curves=False)
     assert slow.decode_tokens_s_per_stream < fast.decode_tokens_s_per_stream
     assert slow.bottleneck == "host_memory"
@@ -195,7 +203,7 @@ def test_vllm_generation_on_nvidia_and_on_intel_use_their_own_constants() -> Non
     gpu = CATALOG.gpu("H100 SXM5 80GB")
     w = _workload("llama-3.1-8b", engine="vllm", weights="bf16", prompt_len=1024, gen_len=64)
     assert w.serving is not None
-    speed = inference_speed(w, w.serving, gpu, 1, link=default_link(gpu), curves=False)
+    speed = inference_speed(w, w.serving, gpu, 1, curves=False)
     assert speed.decode_tokens_s_per_stream == pytest.approx(154.2, rel=0.25)
 
 
@@ -268,7 +276,7 @@ def test_cost_per_million_tokens_and_break_even_by_hand() -> None:
     life, so the parts add 4,380 / 4,730.4 = $0.9259 per million. Against an API at $2 per
     million, a month makes 100 x 3,600 x 730 x 0.5 / 1e6 = 131.4 million tokens, saving
     (2 - 0.2778) x 131.4 = $226.3: the parts pay back in 4,380 / 226.3 = 19.36 months."""
-    from core.calc.inference import _cost
+    from core.calc.inference.serve import _cost
     from core.models.settings import AnalysisSettings
 
     settings = AnalysisSettings(

@@ -1,0 +1,85 @@
+"""One serving analysis: memory on the fullest GPU, speed on the build's machine, cost."""
+
+from __future__ import annotations
+
+from core.calc.inference.constants import FITTED, InferenceConstants
+from core.calc.inference.memory import inference_memory, memory_fixes
+from core.calc.platform.power import HOURS_PER_YEAR as POWER_HOURS_PER_YEAR
+from core.calc.rig import Rig, serving_speed
+from core.models.inference import InferenceCost, InferenceResult
+from core.models.settings import AnalysisSettings
+from core.models.workload import Workload
+
+HOURS_PER_YEAR = POWER_HOURS_PER_YEAR
+"""The same year as the electricity figures (8,760 h), so the two costs add up."""
+
+
+def serve(
+    rig: Rig,
+    workload: Workload,
+    settings: AnalysisSettings,
+    parts_usd: float | None,
+    *,
+    years: int = 3,
+    constants: InferenceConstants = FITTED,
+    curves: bool = True,
+) -> InferenceResult:
+    """Memory, speed and cost of serving ``workload`` on ``rig``; with several GPUs and no
+    fit, the memory fixes."""
+    serving = workload.serving_settings
+    gpu, count = rig.gpu, rig.count
+    options = tuple(range(count, 1, -1)) if count > 1 else ()
+    memory = inference_memory(workload, serving, gpu.vram_gib, count, constants)
+    if not memory.fits and count > 1:
+        memory = memory.model_copy(
+            update={
+                "fixes": memory_fixes(
+                    workload, serving, gpu.vram_gib, count, constants, gpu_options=options
+                )
+            }
+        )
+    speed = serving_speed(
+        workload,
+        serving,
+        rig,
+        max_streams=memory.max_streams,
+        constants=constants,
+        curves=curves,
+    )
+    cost = _cost(speed.aggregate_decode_tokens_s, speed.decode_power_w, parts_usd, settings, years)
+    return InferenceResult(
+        memory=memory,
+        speed=speed,
+        cost=cost,
+        engine_basis=constants.engine(serving.engine, gpu.vendor).basis,
+    )
+
+
+def _cost(
+    tokens_s: float,
+    power_w: float | None,
+    parts_usd: float | None,
+    settings: AnalysisSettings,
+    years: int,
+) -> InferenceCost:
+    hours = HOURS_PER_YEAR * years * settings.utilization
+    millions = tokens_s * 3600.0 * hours / 1e6
+    electricity = None
+    if power_w is not None and tokens_s > 0:
+        kwh_per_million = power_w / 1000.0 / (tokens_s * 3600.0 / 1e6)
+        electricity = kwh_per_million * settings.electricity_usd_per_kwh
+    per_million = None
+    if parts_usd is not None and millions > 0 and electricity is not None:
+        per_million = parts_usd / millions + electricity
+    break_even = None
+    api = settings.api_usd_per_million_tokens
+    if api is not None and parts_usd is not None and electricity is not None and api > electricity:
+        per_month = tokens_s * 3600.0 * HOURS_PER_YEAR / 12.0 * settings.utilization / 1e6
+        if per_month > 0:
+            break_even = parts_usd / ((api - electricity) * per_month)
+    return InferenceCost(
+        usd_per_million_tokens=per_million,
+        electricity_usd_per_million_tokens=electricity,
+        lifetime_years=years,
+        break_even_months=break_even,
+    )

@@ -1,0 +1,77 @@
+"""The figures ``predict --json`` and ``check --json`` print for one machine and workload:
+the same keys from the same results, so the two commands agree number for number."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.calc.rig import Rig
+from core.models.analysis import Analysis
+from core.models.inference import InferenceResult
+from core.models.memory import VramResult
+from core.models.throughput import ThroughputResult
+from core.models.workload import Workload
+
+SERVING_KEYS = (
+    "prefill_tokens_s",
+    "ttft_s",
+    "decode_tokens_s_per_stream",
+    "aggregate_decode_tokens_s",
+    "max_streams",
+)
+"""What a served LLM is judged by (``InferenceSpeed``)."""
+
+
+def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> dict[str, Any]:
+    speed = served.speed
+    return {
+        "workload": workload.name,
+        "gpu": rig.gpu.id,
+        "count": rig.count,
+        "serving": workload.serving_settings.model_dump(),
+        **{key: getattr(speed, key) for key in SERVING_KEYS},
+        "bottleneck": speed.bottleneck,
+        "step_ms": speed.step_ms,
+        "fits": served.memory.fits,
+        "power_limit_w": rig.power_limit_w,
+        "decode_power_w": speed.decode_power_w,
+        "host_memory_gb_s": rig.host_memory_gb_s,
+        "host_memory_assumed": rig.host_memory_assumed,
+        "engine_basis": served.engine_basis,
+    }
+
+
+def training_figures(
+    result: ThroughputResult, workload: Workload, rig: Rig, vram: VramResult | None = None
+) -> dict[str, Any]:
+    from core.calc.memory import estimate_vram
+    from core.calc.performance.stacks import stack_basis
+    from core.text.throughput import bottleneck_text, precision_text
+
+    if vram is None:
+        vram = estimate_vram(workload, rig.gpu.vram_gib, rig.count, with_fixes=False)
+    offloaded = workload.trains and workload.offloads_optimizer
+    return {
+        "workload": workload.name,
+        "gpu": rig.gpu.id,
+        **result.model_dump(),
+        "fits": vram.fits,
+        "vram_gib": vram.total_gib,
+        "vram_capacity_gib": rig.gpu.vram_gib,
+        "bottleneck_text": bottleneck_text(result.bottleneck),
+        "precision_text": precision_text(result.precision_note),
+        "stack_basis": stack_basis(workload),
+        "host_optimizer_timed": True if offloaded else None,
+        "host_memory_gb_s": rig.host_memory_gb_s if offloaded else None,
+        "host_memory_assumed": bool(offloaded and rig.host_memory_assumed),
+    }
+
+
+def analysis_figures(a: Analysis) -> dict[str, Any]:
+    """The analysis figures ``check --json`` adds to each build: a served LLM's speeds, or
+    the training throughput (``None`` where not estimated)."""
+    if a.inference is not None:
+        return {key: getattr(a.inference.speed, key) for key in SERVING_KEYS}
+    if a.throughput is not None:
+        return {"total_throughput": a.throughput.total_throughput}
+    return {}
