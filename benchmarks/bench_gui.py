@@ -59,7 +59,9 @@ def measure() -> dict[str, dict[str, float]]:
         edits = {
             "GPU count": lambda i: window.build_editor.gpu_count.setValue(1 + i % 4),
             "GPU model": lambda i: window.build_editor.pickers["gpu"].choose(gpus[i % len(gpus)]),
-            "batch size": lambda i: window.workload_editor.input("batch_size").setValue(64 + 32 * (i % 4)),
+            "batch size": lambda i: window.workload_editor.input("batch_size").setValue(
+                64 + 32 * (i % 4)
+            ),
             "undo": lambda _i: vm.undo_stack.undo(),
         }
         for name, edit in edits.items():

@@ -26,7 +26,12 @@ def test_serving_fields_replace_training_fields(window: MainWindow) -> None:
     _serve_llama_8b(window)
     assert window.session_view_model.workload.is_serving
     assert editor.serving_box.isVisibleTo(window)
-    for widget in (editor.input("optimizer"), editor.input("checkpointing"), editor.input("parallelism"), editor.input("batch_size")):
+    for widget in (
+        editor.input("optimizer"),
+        editor.input("checkpointing"),
+        editor.input("parallelism"),
+        editor.input("batch_size"),
+    ):
         assert not widget.isEnabled()
     assert editor.input("serving.engine").currentText() == "llama.cpp"
 
@@ -57,7 +62,9 @@ def test_more_streams_than_fit_fails_and_undo_restores(window: MainWindow) -> No
     _serve_llama_8b(window)
     editor = window.workload_editor
     editor.input("serving.prompt_len").setValue(8192)
-    editor.input("serving.streams").setValue(256)  # 256 × 8.2k tokens × 128 KiB = 256 GiB of KV cache
+    editor.input("serving.streams").setValue(
+        256
+    )  # 256 × 8.2k tokens × 128 KiB = 256 GiB of KV cache
     checks = window.analysis_view_model.analysis.checks
     assert any(c.id == "vram.fit" and c.severity == "fail" for c in checks)
     assert card(window, "vram") == "No"
@@ -73,7 +80,10 @@ def test_flash_attention_box_follows_the_engine_and_undoes(window: MainWindow) -
     _serve_llama_8b(window)
     editor = window.workload_editor
     editor.input("serving.prompt_len").setValue(8192)
-    assert editor.input("serving.flash_attention").isEnabled() and editor.input("serving.flash_attention").isChecked()
+    assert (
+        editor.input("serving.flash_attention").isEnabled()
+        and editor.input("serving.flash_attention").isChecked()
+    )
     fast = float(card(window, "throughput").split()[0].replace(",", ""))
     editor.input("serving.flash_attention").click()
     assert window.session_view_model.workload.serving_settings.flash_attention is False
@@ -103,11 +113,20 @@ def test_fields_that_do_not_apply_to_serving_come_back_for_training(window: Main
     split) do not apply and are off; back to LoRA they are on again."""
     editor = window.workload_editor
     _serve_llama_8b(window)
-    for widget in (editor.input("batch_size"), editor.input("precision"), editor.input("tp_degree")):
+    for widget in (
+        editor.input("batch_size"),
+        editor.input("precision"),
+        editor.input("tp_degree"),
+    ):
         assert not widget.isEnabled()
     _choose(editor.input("task"), editor.input("task").findText("lora"))
     assert not window.session_view_model.workload.is_serving
-    for widget in (editor.input("batch_size"), editor.input("precision"), editor.input("tp_degree"), editor.input("seq_len")):
+    for widget in (
+        editor.input("batch_size"),
+        editor.input("precision"),
+        editor.input("tp_degree"),
+        editor.input("seq_len"),
+    ):
         assert widget.isEnabled()
 
 

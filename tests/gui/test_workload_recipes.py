@@ -34,7 +34,9 @@ def _train_llama_2_7b(window: MainWindow) -> None:
 
 def test_every_new_choice_is_offered(window: MainWindow) -> None:
     editor = window.workload_editor
-    optimizers = [editor.input("optimizer").itemText(i) for i in range(editor.input("optimizer").count())]
+    optimizers = [
+        editor.input("optimizer").itemText(i) for i in range(editor.input("optimizer").count())
+    ]
     assert "adamw8bit" in optimizers and "paged-adamw8bit" in optimizers
     stacks = [editor.input("stack").itemText(i) for i in range(editor.input("stack").count())]
     assert stacks == [
@@ -131,7 +133,11 @@ def test_undo_restores_the_previous_stack(window: MainWindow) -> None:
 
 def test_recipe_fields_are_off_for_inference(window: MainWindow) -> None:
     editor = window.workload_editor
-    recipe = (editor.input("master_weights"), editor.input("optimizer_in_backward"), editor.input("offload"))
+    recipe = (
+        editor.input("master_weights"),
+        editor.input("optimizer_in_backward"),
+        editor.input("offload"),
+    )
     assert all(widget.isEnabled() for widget in recipe)
     _choose(editor.input("task"), "inference")  # ResNet-50 inference: not LLM serving
     assert window.session_view_model.workload.task == "inference"  # type: ignore[union-attr]
@@ -211,7 +217,10 @@ def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
     assert not editor.input("lora.rank").isEnabled()  # full training has no adapters
     _choose(editor.input("task"), "lora")
     assert editor.input("lora.rank").isEnabled() and editor.input("lora.targets").isEnabled()
-    assert (editor.input("lora.rank").value(), editor.input("lora.targets").currentText()) == (16, "q, v")
+    assert (editor.input("lora.rank").value(), editor.input("lora.targets").currentText()) == (
+        16,
+        "q, v",
+    )
     editor.input("lora.rank").setValue(64)
     _choose(editor.input("lora.targets"), "all linear")
     workload = window.session_view_model.workload
@@ -242,9 +251,14 @@ def test_lora_rank_and_targets_set_the_adapters(window: MainWindow) -> None:
 def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: MainWindow) -> None:
     _train_llama_2_7b(window)
     editor = window.workload_editor
-    assert editor.input("pp_degree").isEnabled() and not editor.input("pp_virtual_stages").isEnabled()
+    assert (
+        editor.input("pp_degree").isEnabled() and not editor.input("pp_virtual_stages").isEnabled()
+    )
     # one stage reads as what it is, not "1 stages"
-    assert (editor.input("pp_degree").text(), editor.input("grad_accum_steps").text()) == ("no pipeline", "1 micro-batch")
+    assert (editor.input("pp_degree").text(), editor.input("grad_accum_steps").text()) == (
+        "no pipeline",
+        "1 micro-batch",
+    )
     editor.input("grad_accum_steps").setValue(8)
     editor.input("pp_degree").setValue(2)
     assert editor.input("pp_virtual_stages").isEnabled()
@@ -277,7 +291,10 @@ def test_pipeline_stages_chunks_and_micro_batches_edit_the_workload(window: Main
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "inference"
     assert (workload.pp_degree, workload.pp_virtual_stages) == (1, 1)
-    assert editor.input("pp_degree").text() == "no pipeline" and not editor.input("pp_degree").isEnabled()
+    assert (
+        editor.input("pp_degree").text() == "no pipeline"
+        and not editor.input("pp_degree").isEnabled()
+    )
     window.undo_action.trigger()  # one undo: training on the 2 x 4 pipeline again
     workload = window.session_view_model.workload
     assert workload is not None and workload.task == "training"

@@ -221,8 +221,10 @@ def test_predict_on_a_build_prints_checks_figures(
     assert predicted["host_memory_gb_s"] > 89.6
     assumed = _json_of(
         capsys,
-        ["predict", "--gpu", build.gpu.id, "--count", "2", "--workload", "gpt-oss-120b"]
-        + ["--task", "inference", "--weights", "mxfp4", "--offload-gb", "40", "--json"],
+        [
+            *("predict", "--gpu", build.gpu.id, "--count", "2", "--workload", "gpt-oss-120b"),
+            *("--task", "inference", "--weights", "mxfp4", "--offload-gb", "40", "--json"),
+        ],
     )
     assert assumed["host_memory_assumed"] is True and assumed["host_memory_gb_s"] == 89.6
     assert assumed["decode_tokens_s_per_stream"] < predicted["decode_tokens_s_per_stream"]
