@@ -115,13 +115,6 @@ def analyze(
     assignment = assign_pcie(build)
     rig = rig_of(build, assignment)
     lines = price_lines(build, catalog)
-    try:
-        budget = power_budget(build, settings)
-    except (ArithmeticError, ValueError) as error:
-        raise AnalysisFailed(
-            f"the build's power figures cannot be computed ({_why(error)}); "
-            "check the part specifications"
-        ) from None
     vram = throughput = None
     served: InferenceResult | None = None
     extra: list[Check] = []
@@ -142,13 +135,22 @@ def analyze(
             if is_serving(workload):
                 parts_usd = parts_cost(lines).total_usd
                 served, demand = _serve(rig, workload, settings, parts_usd, years, extra)
-                draws = _serving_draws_w(served, build)
-                if draws is not None:  # judged at what the GPUs draw while serving
-                    budget = power_budget(
-                        build, settings, gpu_draw_w=draws[0], continuous_gpu_draw_w=draws[1]
-                    )
             else:
                 vram, throughput, demand = _train(build, rig, workload, extra)
+    draws = _serving_draws_w(served, build)
+    try:
+        # judged at what the GPUs draw: board power, or while serving
+        budget = power_budget(
+            build,
+            settings,
+            gpu_draw_w=draws[0] if draws else None,
+            continuous_gpu_draw_w=draws[1] if draws else None,
+        )
+    except (ArithmeticError, ValueError) as error:
+        raise AnalysisFailed(
+            f"the build's power figures cannot be computed ({_why(error)}); "
+            "check the part specifications"
+        ) from None
     try:
         result = _finish(
             build,

@@ -13,21 +13,10 @@ from pydantic import ValidationError
 
 from core.catalog import Catalog
 from core.errors import RigForgeError, validation_message
-from core.models.build import Build
+from core.models.build import PART_FIELDS, Build
 from core.models.checks import Fix
-from core.models.parts import Category, Part
+from core.models.parts import Part
 from core.models.workload import LoraSettings, Workload
-
-PART_FIELDS: dict[str, Category] = {
-    "gpu": "gpu",
-    "cpu": "cpu",
-    "motherboard": "motherboard",
-    "memory": "memory",
-    "psu": "psu",
-    "case": "case",
-    "riser": "riser",
-}
-"""Build fields that hold a part, and the catalog category of that part."""
 
 
 def _part(build: Build, field: str, part_id: Any, catalog: Catalog | None) -> Part | None:

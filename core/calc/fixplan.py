@@ -31,14 +31,14 @@ from itertools import pairwise
 
 from core.calc.analysis import analyze
 from core.calc.memory.components import GIB, host_ram_bytes
-from core.calc.platform.checks import CIRCUIT_WARN_FRACTION
 from core.calc.platform.compat import connectors_ok, price_key
 from core.calc.platform.form_factors import board_fits
 from core.calc.platform.pcie import assign_pcie, gpu_slot_width, is_weak_link, max_gpus_by_geometry
 from core.calc.platform.power import (
-    STEADY_WARN_FRACTION,
+    CIRCUIT_WARN_FRACTION,
     highest_fitting_limit_w,
     power_budget,
+    psu_carries,
     psu_excursion_tolerance,
     transient_known,
 )
@@ -280,14 +280,16 @@ def _powered(base: Build, catalog: Catalog, settings: AnalysisSettings) -> Build
 
 def _carries(build: Build, settings: AnalysisSettings) -> bool:
     budget = power_budget(build, settings)
-    if budget.psu_load_fraction is None or budget.psu_load_fraction > STEADY_WARN_FRACTION:
+    if budget.psu_load_fraction is None:
         return False
     if budget.wall_w is None or budget.wall_w > budget.circuit_continuous_w * CIRCUIT_WARN_FRACTION:
         return False
-    if transient_known(budget) and build.psu is not None:
-        tolerance, _ = psu_excursion_tolerance(build.psu, budget.transient_duration_us)
-        return budget.peak_dc_w <= build.psu.wattage_w * build.psu_count * tolerance
-    return True
+    if build.psu is None:
+        return True
+    tolerance, _ = psu_excursion_tolerance(build.psu, budget.transient_duration_us)
+    rated = build.psu.wattage_w * build.psu_count
+    known = transient_known(budget)
+    return psu_carries(budget.steady_dc_w, budget.peak_dc_w, known, rated, tolerance)
 
 
 # -- what changed --------------------------------------------------------------------------

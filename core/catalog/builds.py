@@ -10,24 +10,15 @@ from pydantic import ValidationError
 
 from core.catalog.catalog import Catalog
 from core.errors import RigForgeError, validation_message
-from core.models.build import Build, DriveSelection
-
-_PART_FIELDS = {
-    "gpu": "gpu",
-    "cpu": "cpu",
-    "motherboard": "motherboard",
-    "memory": "memory",
-    "psu": "psu",
-    "case": "case",
-}
+from core.models.build import PART_FIELDS, Build, DriveSelection
 
 
 def build_from_ids(catalog: Catalog, spec: dict[str, Any]) -> Build:
     """Resolve the part ids (or aliases) in ``spec`` and validate the build."""
     fields: dict[str, Any] = dict(spec)
-    for field, category in _PART_FIELDS.items():
+    for field, category in PART_FIELDS.items():
         if fields.get(field) is not None:
-            fields[field] = catalog.get(str(fields[field]), category)  # type: ignore[arg-type]
+            fields[field] = catalog.get(str(fields[field]), category)
     fields["drives"] = tuple(
         DriveSelection(drive=catalog.drive(str(d["drive"])), count=int(d.get("count", 1)))
         for d in spec.get("drives", ())

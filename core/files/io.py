@@ -21,7 +21,7 @@ from core.files.document import BuildRecord, Document, DriveRecord, PartRef
 from core.files.migrate import upgrade
 from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
 from core.files.safe_read import read_limited
-from core.models.build import Build, DriveSelection
+from core.models.build import PART_FIELDS, Build, DriveSelection
 from core.models.parts import Part
 from core.models.session import MAX_BUILDS, Session
 
@@ -107,9 +107,7 @@ def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: l
     def part(name: str, ref: PartRef[Any] | None) -> Any:
         return None if ref is None else _resolve_part(ref, f"{where}.{name}", catalog, notices)
 
-    fields = record.model_dump(
-        exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "riser", "drives"}
-    )
+    fields = record.model_dump(exclude={*PART_FIELDS, "drives"})
     try:
         return Build(
             **fields,
@@ -138,7 +136,7 @@ def _record(build: Build) -> BuildRecord:
         {
             **build.model_dump(
                 mode="json",
-                exclude={"gpu", "cpu", "motherboard", "memory", "psu", "case", "riser", "drives"},
+                exclude={*PART_FIELDS, "drives"},
             ),
             "gpu": _ref(build.gpu),
             "cpu": _ref(build.cpu),

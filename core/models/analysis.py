@@ -37,9 +37,5 @@ class Analysis(Frozen):
     """Prices applied (catalog, feed, overrides), totals, cost per throughput, energy,
     TCO and cloud break-even; unknown figures are ``None``."""
 
-    @property
-    def failures(self) -> tuple[Check, ...]:
-        return tuple(c for c in self.checks if c.severity == "fail")
-
     def check(self, check_id: str) -> Check | None:
         return next((c for c in self.checks if c.id == check_id), None)

@@ -11,9 +11,31 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from core.models.common import Frozen, PartId
-from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part, Riser
+from core.models.parts import (
+    CPU,
+    GPU,
+    PSU,
+    Case,
+    Category,
+    Drive,
+    MemoryKit,
+    Motherboard,
+    Part,
+    Riser,
+)
 
 MAX_GPUS = 16
+PART_FIELDS: dict[str, Category] = {
+    "gpu": "gpu",
+    "cpu": "cpu",
+    "motherboard": "motherboard",
+    "memory": "memory",
+    "psu": "psu",
+    "case": "case",
+    "riser": "riser",
+}
+"""Build fields that hold one part, and the catalog category of that part (the drives
+are a list of their own)."""
 MAX_NAME = 200
 MAX_DRIVES = 24
 """Limits shared with the file format (``core.files.document``): an edit that passes them

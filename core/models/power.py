@@ -56,13 +56,3 @@ class PowerBudget(Frozen):
         if self.psu_rated_w is None or self.excursion_tolerance is None:
             return None
         return self.psu_rated_w * self.excursion_tolerance
-
-
-class PowerLimitWhatIf(Frozen):
-    """The build with every GPU capped at ``limit_w``."""
-
-    limit_w: float
-    throughput_factor: float
-    budget: PowerBudget
-    fits_psu: bool
-    fits_circuit: bool

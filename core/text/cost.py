@@ -44,6 +44,29 @@ def total_text(report: CostReport, money: Money = USD) -> str:
     return f"unknown: {shown} {verb} no price"
 
 
+def per_kwh_text(usd_per_kwh: float, money: Money = USD) -> str:
+    """An electricity price in the user's currency: "$0.17/kWh", "€0.16/kWh"."""
+    return f"{money(usd_per_kwh, 2)}/kWh"
+
+
+def cloud_text(report: CostReport, money: Money = USD) -> str | None:
+    """Renting the same GPUs against owning them, or ``None`` without a rate."""
+    if report.cloud is None:
+        return None
+    cloud = report.cloud
+    months = cloud.break_even_months
+    return (
+        f"renting {cloud.gpus} GPU(s) at {cloud.rate.provider} "
+        f"({money(cloud.rate.usd_per_gpu_hour, 2)}/GPU-hour, {cloud.rate.as_of}): "
+        f"{money(cloud.cloud_usd_per_year)}/year; "
+        + (
+            "renting stays cheaper"
+            if months is None
+            else f"owning breaks even after {months:.1f} months"
+        )
+    )
+
+
 def cost_lines(report: CostReport, money: Money = USD) -> list[str]:
     lines = [price_line_text(line, money) for line in report.lines]
     lines.append(f"Parts total: {total_text(report, money)}")
@@ -60,19 +83,8 @@ def cost_lines(report: CostReport, money: Money = USD) -> list[str]:
         )
     if report.tco_usd is not None:
         lines.append(f"Total cost of ownership over {report.years} years: {money(report.tco_usd)}")
-    if report.cloud is not None:
-        cloud = report.cloud
-        months = cloud.break_even_months
-        lines.append(
-            f"Renting {cloud.gpus} GPU(s) at {cloud.rate.provider} "
-            f"({money(cloud.rate.usd_per_gpu_hour, 2)}/GPU-hour, {cloud.rate.as_of}): "
-            f"{money(cloud.cloud_usd_per_year)}/year; "
-            + (
-                "renting stays cheaper"
-                if months is None
-                else f"owning breaks even after {months:.1f} months"
-            )
-        )
+    if (cloud := cloud_text(report, money)) is not None:
+        lines.append(cloud[0].upper() + cloud[1:])
     return lines
 
 

@@ -7,9 +7,10 @@ Used by the GUI's summary cards (value, detail, "why?" explanation) and the buil
 from __future__ import annotations
 
 from core.models.analysis import Analysis
-from core.text.cost import total_text
+from core.text.cost import cloud_text, per_kwh_text, total_text
 from core.text.format import use_of
-from core.text.money import Money
+from core.text.inference import api_break_even_text
+from core.text.money import USD, Money
 from core.text.power import basis_text
 from core.text.throughput import bottleneck_text, precision_text
 from core.text.verdict import not_buildable
@@ -173,7 +174,8 @@ def power_figure(a: Analysis, money: Money) -> Figure:
         f"Circuit continuous limit {p.circuit_continuous_w:,.0f} W. Efficiency from the PSU's "
         "80 PLUS curve."
     )
-    severity = "warn" if wall is not None and wall > 0.9 * p.circuit_continuous_w else "info"
+    circuit = a.check("power.circuit")  # the circuit check's verdict, not a second rule
+    severity = "warn" if circuit is not None and circuit.severity in ("warn", "fail") else "info"
     return Figure("power", "Wall power", value, detail, why, severity)
 
 
@@ -250,3 +252,47 @@ def _summary_figures(a: Analysis, money: Money) -> list[Figure]:
             figure = Figure(figure.key, title, value, detail, why, severity)
         result.append(figure)
     return result
+
+
+def cost_rows(a: Analysis, money: Money = USD) -> list[tuple[str, str]]:
+    """(label, text) of a build's costs in the user's currency: the build sheet's cost
+    table and the lines ``rigforge check`` prints after the parts."""
+    r = a.cost
+    total = cost_figure(a, money)
+    per_unit = cost_per_unit_figure(a, money)
+    rows = [
+        ("Parts total", f"{total_text(r, money)} ({total.detail})"),
+        ("Cost per unit of throughput", f"{per_unit.value} {per_unit.detail}".strip()),
+    ]
+    inference_cost = a.inference.cost if a.inference else None
+    if inference_cost is not None:
+        per = inference_cost.usd_per_million_tokens
+        electricity = inference_cost.electricity_usd_per_million_tokens
+        rows[1] = (
+            "Cost per million generated tokens",
+            (money(per, 2) if per is not None else "unknown (a part has no price)")
+            + f", over {inference_cost.lifetime_years} years; electricity "
+            + (money(electricity, 2) if electricity is not None else "unknown")
+            + " of it",
+        )
+        rows.insert(2, ("API break-even", api_break_even_text(a, money)))
+    if r.energy_kwh_per_year is not None:
+        rows.append(
+            (
+                "Electricity per year",
+                f"{money(r.electricity_usd_per_year)} ({r.energy_kwh_per_year:,.0f} kWh at "
+                f"{a.settings.utilization:.0%} utilization, "
+                f"{per_kwh_text(a.settings.electricity_usd_per_kwh, money)})",
+            )
+        )
+    else:
+        rows.append(("Electricity per year", "unknown (no PSU chosen)"))
+    tco = money(r.tco_usd) if r.tco_usd is not None else "unknown (needs every part priced)"
+    rows.append((f"Total cost of ownership, {r.years} years", tco))
+    rows.append(
+        (
+            "Cloud break-even",
+            cloud_text(r, money) or "n/a (no cloud rate for this GPU, or unpriced parts)",
+        )
+    )
+    return rows

@@ -88,6 +88,23 @@ def step_scope_text(workload: Workload | None) -> str:
     )
 
 
+STEP_PARTS: tuple[tuple[str, str], ...] = (
+    ("matmul_s", "matmul/conv"),
+    ("attention_s", "attention"),
+    ("recurrent_s", "recurrent"),
+    ("memory_bound_s", "memory-bound"),
+    ("launch_overhead_s", "host dispatch"),
+    ("recompute_s", "recompute"),
+    ("pipeline_bubble_s", "pipeline bubble"),
+    ("offload_s", "offload"),
+    ("data_loading_exposed_s", "data loading"),
+    ("host_to_device_exposed_s", "host→GPU"),
+    ("communication_exposed_s", "communication"),
+)
+"""The parts of a training step (``StepBreakdown``) in the user's words: the chart, the
+results table, the build sheet and ``rigforge predict``."""
+
+
 def result_lines(r: ThroughputResult, workload: Workload | None = None) -> list[str]:
     b = r.breakdown
     lines = [
@@ -95,14 +112,9 @@ def result_lines(r: ThroughputResult, workload: Workload | None = None) -> list[
         f"{r.per_gpu_throughput:,.0f} per GPU on {r.gpus} GPU(s)",
         f"compute precision: {r.compute_precision}"
         + (f" ({precision_text(r.precision_note)})" if r.precision_note != "as_requested" else ""),
-        f"step: {b.step_s * 1e3:.1f} ms = matmul {b.matmul_s * 1e3:.1f} + attention "
-        f"{b.attention_s * 1e3:.1f} + recurrent {b.recurrent_s * 1e3:.1f} + memory-bound "
-        f"{b.memory_bound_s * 1e3:.1f} + dispatch {b.launch_overhead_s * 1e3:.1f} + "
-        f"recompute {b.recompute_s * 1e3:.1f} + pipeline bubble "
-        f"{b.pipeline_bubble_s * 1e3:.1f} + offload {b.offload_s * 1e3:.1f} + data "
-        f"{b.data_loading_exposed_s * 1e3:.1f} + host-to-device "
-        f"{b.host_to_device_exposed_s * 1e3:.1f} + communication "
-        f"{b.communication_exposed_s * 1e3:.1f} ms",
+        f"step: {b.step_s * 1e3:.1f} ms = "
+        + " + ".join(f"{label} {getattr(b, key) * 1e3:.1f}" for key, label in STEP_PARTS)
+        + " ms",
         f"utilization {r.utilization:.0%}, model FLOPs utilization {r.mfu:.0%}",
         f"bottleneck: {bottleneck_text(r.bottleneck)}",
     ]

@@ -84,11 +84,6 @@ class ChartsPanel(QWidget):
             if isinstance(chart, BaseChart):
                 self._draw(chart)
 
-    def draw_all(self) -> None:
-        """Bring every chart up to date (for export and tests)."""
-        for chart in self.charts:
-            self._draw(chart)
-
     def _draw(self, chart: BaseChart) -> None:
         analysis = self._analysis
         if analysis is None or self._drawn.get(id(chart)) is analysis:

@@ -6,22 +6,9 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 from core.models.analysis import Analysis
+from core.text.throughput import STEP_PARTS
 from gui.charts.base import SERIES_COLOURS, BaseChart, bar_labels, nice_ceiling
 from gui.views import plain
-
-STEP_PARTS = (
-    ("matmul_s", "matmul/conv"),
-    ("attention_s", "attention"),
-    ("recurrent_s", "recurrent"),
-    ("memory_bound_s", "memory-bound"),
-    ("launch_overhead_s", "host dispatch"),
-    ("recompute_s", "recompute"),
-    ("pipeline_bubble_s", "pipeline bubble"),
-    ("offload_s", "offload"),
-    ("data_loading_exposed_s", "data loading"),
-    ("host_to_device_exposed_s", "host→GPU"),
-    ("communication_exposed_s", "communication"),
-)
 
 
 class StepTimeChart(BaseChart):

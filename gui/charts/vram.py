@@ -7,25 +7,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from core.models.analysis import Analysis
+from core.text.vram import SERVING_PARTS, VRAM_PARTS
 from gui.charts.base import SERIES_COLOURS, BaseChart, nice_ceiling
 from gui.views import plain
-
-VRAM_PARTS = (
-    ("weights_gib", "weights"),
-    ("gradients_gib", "gradients"),
-    ("optimizer_gib", "optimizer"),
-    ("activations_gib", "activations"),
-    ("kv_cache_gib", "KV cache"),
-    ("framework_gib", "CUDA/framework"),
-    ("workspace_gib", "workspace"),
-)
-SERVING_PARTS = (
-    ("weights_gib", "weights"),
-    ("kv_cache_gib", "KV cache"),
-    ("framework_gib", "engine"),
-)
-"""What a served LLM holds on a GPU (the engine's CUDA context, buffers and graphs drawn
-in the framework's colour); the legend names only these while serving."""
 
 
 class VramChart(BaseChart):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.models.parts import Part
 from core.text.checks import SEVERITY_LABELS
-from core.text.cost import total_text
+from core.text.cost import per_kwh_text, total_text
 from core.text.money import Money
 from core.text.sources import References, numbers_text
 from core.text.summary import cost_per_unit_figure, time_figure, vram_figure
@@ -27,7 +27,8 @@ def header_html(sheet: BuildSheet) -> str:
         ("Workload", f"{w.name} (from {sheet.workload_origin})" if w else "none"),
         (
             "Settings",
-            f"{settings.circuit} circuit, ${settings.electricity_usd_per_kwh:.2f}/kWh, "
+            f"{settings.circuit} circuit, "
+            f"{per_kwh_text(settings.electricity_usd_per_kwh, sheet.money)}, "
             f"{settings.utilization:.0%} utilization",
         ),
         ("App version", f"RigForge {sheet.app_version}"),
@@ -152,7 +153,7 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
         f"Circuit {circuit.id}: {circuit.volts:g} V × {circuit.amps:g} A × "
         f"{circuit.continuous_fraction:.0%} continuous. {circuit.source}.",
         f"Energy per year = wall power × {settings.utilization:.0%} utilization × 8,760 h; "
-        f"electricity at ${settings.electricity_usd_per_kwh:.2f}/kWh.",
+        f"electricity at {per_kwh_text(settings.electricity_usd_per_kwh, sheet.money)}.",
         f"TCO = parts + {years} years of electricity (no resale value, repairs, space or "
         "admin time).",
         f"Cloud: the cheapest bundled on-demand rate per GPU-hour for the same GPU (rates as "

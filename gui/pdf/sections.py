@@ -3,26 +3,31 @@ power and cost. Every figure is formatted by ``core.text`` or as the window form
 
 from __future__ import annotations
 
+from core.fields import workload_rows
 from core.models.parts import Part
 from core.models.workload import Workload
 from core.text.checks import SEVERITY_LABELS, check_title, render_reason
 from core.text.cost import total_text
 from core.text.fixes import fix_text
-from core.text.inference import BOTTLENECK_TEXT, api_break_even_text, rate, seconds
+from core.text.inference import BOTTLENECK_TEXT, rate, seconds
 from core.text.parts import UNKNOWN, key_specs
 from core.text.power import basis_text
 from core.text.sources import References, numbers_text
 from core.text.summary import (
-    cost_figure,
-    cost_per_unit_figure,
+    cost_rows,
     duration_text,
     summary_figures,
     time_figure,
 )
-from core.text.throughput import bottleneck_text, link_text, precision_text, step_scope_text
+from core.text.throughput import (
+    STEP_PARTS,
+    bottleneck_text,
+    link_text,
+    precision_text,
+    step_scope_text,
+)
 from core.text.verdict import build_verdict
-from gui.charts.step_time import STEP_PARTS
-from gui.charts.vram import VRAM_PARTS
+from core.text.vram import VRAM_PARTS
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
 
@@ -123,84 +128,22 @@ def _count(value: float | None) -> str:
     return f"{value:,.0f}"
 
 
-def _parallel_text(w: Workload) -> str:
-    """ "data, TP 4, PP 4 x 5 chunks"."""
-    text = w.parallelism + (f", TP {w.tp_degree}" if w.tp_degree > 1 else "")
-    if w.pp_degree > 1:
-        chunks = f" x {w.pp_virtual_stages} chunks" if w.pp_virtual_stages > 1 else ""
-        text += f", PP {w.pp_degree}{chunks}"
-    return text
-
-
 def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
+    """The workload and every setting that applies to it (``core.fields``), in the
+    editor's words and order."""
     if w is None:
         return para("No workload: memory, throughput and cost per throughput are not estimated.")
     a = w.architecture
+    active = a.params_active or a.params_total
+    model = f"{a.kind}, {_count(a.params_total)} parameters" + (
+        f", {_count(active)} active per token" if active != a.params_total else ""
+    )
+    pairs = [("Workload", f"{w.name} (from {sheet.workload_origin})"), ("Model", model)]
     if w.is_serving:
-        s = w.serving_settings
-        active = a.params_active or a.params_total
-        return key_values(
-            [
-                ("Workload", f"{w.name} (from {sheet.workload_origin})"),
-                ("Task", "inference (LLM serving)"),
-                (
-                    "Model",
-                    f"decoder, {_count(a.params_total)} parameters"
-                    + (f", {_count(active)} active per token" if active != a.params_total else ""),
-                ),
-                ("Engine", s.engine),
-                ("Weights, KV cache", f"{s.weights}, {s.kv_cache}"),
-                ("Prompt, output", f"{s.prompt_len:,} tokens in, {s.gen_len:,} tokens out"),
-                ("Streams", f"{s.streams}"),
-                ("Split over GPUs", s.split),
-                ("Offloaded to host RAM", f"{s.offload_gib:g} GiB" if s.offload_gib else "none"),
-                (
-                    "Flash attention",
-                    ("on" if s.flash_attention else "off")
-                    if s.engine == "llama.cpp"
-                    else "always (fused kernels)",
-                ),
-            ]
-        )
-    target = "none"
-    if w.target is not None:
-        target = (
-            f"{w.target.epochs:g} epochs"
-            if w.target.epochs is not None
-            else f"{w.target.tokens:,.0f} tokens"
-        )
-    pairs = [
-        ("Workload", f"{w.name} (from {sheet.workload_origin})"),
-        ("Task, precision", f"{w.task}, {w.precision}"),
-        ("Model", f"{a.kind}, {_count(a.params_total)} parameters"),
-        ("Batch per GPU", f"{w.batch_size}"),
-        ("Sequence length", str(w.seq_len or a.default_seq_len or "n/a")),
-        ("Optimizer", w.optimizer),
-        ("Parallelism", _parallel_text(w)),
-        ("Software stack", w.stack),
-        ("Activation checkpointing", w.checkpointing),
-        (
-            "Memory recipe",
-            ", ".join(
-                part
-                for part in (
-                    "no fp32 master weights" if w.master_weights == "none" else "",
-                    "optimizer in backward" if w.optimizer_in_backward else "",
-                    "chunked loss" if w.chunked_loss else "",
-                    f"offload {w.offload}" if w.offload != "none" else "",
-                    "ZeRO offload" if w.cpu_offload else "",
-                    f"{w.grad_accum_steps} micro-batches per step"
-                    if w.grad_accum_steps > 1
-                    else "",
-                )
-                if part
-            )
-            or "standard",
-        ),
-        ("Dataset", f"{w.dataset_samples:,} samples" if w.dataset_samples else "not set"),
-        ("Target", target),
-    ]
-    return key_values(pairs)
+        pairs.append(("Task", "inference (LLM serving)"))
+    return key_values(
+        pairs + [row for row in workload_rows(w) if not (w.is_serving and row[0] == "Task")]
+    )
 
 
 def checks_html(b: SheetBuild) -> str:
@@ -449,57 +392,7 @@ def power_html(sheet: BuildSheet, b: SheetBuild, key: str) -> str:
 
 
 def cost_html(sheet: BuildSheet, b: SheetBuild) -> str:
-    money, r, a = sheet.money, b.cost, b.analysis
-    total = cost_figure(a, money)
-    per_unit = cost_per_unit_figure(a, money)
-    pairs = [
-        ("Parts total", f"{total_text(r, money)} ({total.detail})"),
-        ("Cost per unit of throughput", f"{per_unit.value} {per_unit.detail}".strip()),
-    ]
-    inference_cost = a.inference.cost if a.inference else None
-    if inference_cost is not None:
-        per = inference_cost.usd_per_million_tokens
-        electricity = inference_cost.electricity_usd_per_million_tokens
-        pairs[1] = (
-            "Cost per million generated tokens",
-            (money(per, 2) if per is not None else "unknown (a part has no price)")
-            + f", over {inference_cost.lifetime_years} years; electricity "
-            + (money(electricity, 2) if electricity is not None else "unknown")
-            + " of it",
-        )
-        pairs.insert(2, ("API break-even", api_break_even_text(a, money)))
-    if r.energy_kwh_per_year is not None:
-        pairs.append(
-            (
-                "Electricity per year",
-                f"{money(r.electricity_usd_per_year)} "
-                f"({r.energy_kwh_per_year:,.0f} kWh at "
-                f"{a.settings.utilization:.0%} utilization, "
-                f"${a.settings.electricity_usd_per_kwh:.2f}/kWh)",
-            )
-        )
-    else:
-        pairs.append(("Electricity per year", "unknown (no PSU chosen)"))
-    tco = money(r.tco_usd) if r.tco_usd is not None else "unknown (needs every part priced)"
-    pairs.append((f"Total cost of ownership, {r.years} years", tco))
-    if r.cloud is not None:
-        c = r.cloud
-        months = c.break_even_months
-        pairs.append(
-            (
-                "Cloud break-even",
-                f"renting {c.gpus} GPU(s) at {c.rate.provider} (${c.rate.usd_per_gpu_hour:.2f}/"
-                f"GPU-hour, {c.rate.as_of}): {money(c.cloud_usd_per_year)}/year; "
-                + (
-                    "renting stays cheaper"
-                    if months is None
-                    else f"owning breaks even after {months:.1f} months"
-                ),
-            )
-        )
-    else:
-        pairs.append(("Cloud break-even", "n/a (no cloud rate for this GPU, or unpriced parts)"))
-    return key_values(pairs)
+    return key_values(cost_rows(b.analysis, sheet.money))
 
 
 def build_section(

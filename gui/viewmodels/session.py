@@ -18,12 +18,12 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from core import fields
 from core.calc.compatibility import incompatibilities
-from core.calc.fixes import PART_FIELDS, apply_fix
+from core.calc.fixes import apply_fix
 from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError, validation_message
-from core.models.build import MAX_DRIVES, MAX_NAME, Build, DriveSelection
+from core.models.build import MAX_DRIVES, MAX_NAME, PART_FIELDS, Build, DriveSelection
 from core.models.checks import Fix
 from core.models.parts import Category, Part
 from core.models.session import MAX_BUILDS, Session
@@ -179,12 +179,6 @@ class SessionViewModel(QObject):
             return self._reject(problem)
         self.undo_stack.push(SessionCommand(text, self._put, self._session, session, merge_key))
         return None
-
-    def _updated(self, **fields: Any) -> Session | str:
-        try:
-            return Session.model_validate(self._session.model_dump() | fields)
-        except ValidationError as error:
-            return validation_message(error)
 
     def _reject(self, message: str) -> str:
         self.edit_rejected.emit(message)

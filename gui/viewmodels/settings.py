@@ -25,7 +25,6 @@ from core.models.settings import AnalysisSettings
 from core.prices.currency import load_currency_table
 from core.text.money import USD, Money
 
-SETTINGS_VERSION = 2
 SETTINGS_FILE = "settings.json"
 MAX_SETTINGS_BYTES = 64 * 1024
 

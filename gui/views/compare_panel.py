@@ -124,15 +124,6 @@ class CompareTable(QTableWidget):
             for c in range(len(names)):
                 self.setItem(r, c, _cell(row, c, state.reference, c in best))
 
-    def best_columns(self, key: str) -> set[int]:
-        """Columns highlighted in the row ``key`` (for tests and accessibility)."""
-        for r in range(self.rowCount()):
-            item = self.item(r, 0)
-            if item is not None and item.data(Qt.ItemDataRole.UserRole) == key:
-                cells = [(c, self.item(r, c)) for c in range(self.columnCount())]
-                return {c for c, cell in cells if cell is not None and cell.font().bold()}
-        return set()
-
 
 def _cell(row: CompareRow, column: int, reference: int, best: bool) -> QTableWidgetItem:
     text = row.texts[column]

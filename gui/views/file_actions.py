@@ -146,11 +146,6 @@ class FileActions(QObject):
         loader.start()
         return True
 
-    def cancel_open(self) -> None:
-        """Stop the open under way (the document stays as it was)."""
-        if self.document_loader is not None:
-            self.document_loader.cancel()
-
     def _on_document_loader_progress(self, done: int, total: int, loader: DocumentLoader) -> None:
         dialog = self.open_dialog_box
         if loader is not self.document_loader or dialog is None or not shiboken6.isValid(dialog):

@@ -753,18 +753,11 @@ class PartPickerDialog(QDialog):
     def column(self, title: str) -> int:
         return next(i for i, (t, _tip) in enumerate(self.columns) if t == title)
 
-    def row_ids(self) -> list[str]:
-        """Part ids in the order the table shows them."""
-        return [str(self.proxy.index(r, 0).data(ID_ROLE)) for r in range(self.proxy.rowCount())]
-
     def cell(self, row: int, title: str) -> str:
         return str(self.proxy.index(row, self.column(title)).data())
 
     def greyed(self, row: int) -> bool:
         return bool(self.proxy.index(row, 0).data(FIT_ROLE) == 1)
-
-    def sort_by(self, title: str, order: Qt.SortOrder) -> None:
-        self.table.sortByColumn(self.column(title), order)
 
     # -- filters ------------------------------------------------------------------------
 

@@ -18,9 +18,8 @@ from core.models.analysis import Analysis
 from core.text.cost import cost_lines
 from core.text.inference import decode_rows, serving_memory_rows
 from core.text.summary import summary_figures, with_published
-from core.text.throughput import result_lines, step_scope_text
-from gui.charts.step_time import STEP_PARTS
-from gui.charts.vram import VRAM_PARTS
+from core.text.throughput import STEP_PARTS, result_lines, step_scope_text
+from core.text.vram import VRAM_PARTS
 from gui.viewmodels.analysis import AnalysisViewModel
 from gui.viewmodels.settings import AppSettings, SettingsViewModel
 from gui.views import plain

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
 
 from core.calc.suggest.rank import pareto_indices
@@ -51,8 +53,18 @@ def test_pareto_front_matches_core(window: MainWindow) -> None:
     assert list(xs) == sorted(cost[list(state.front)])
     assert set(ys) == set(thr[list(state.front)])
     # the best cost row is highlighted on the cheapest buildable build
-    best = window.workspace.compare_panel.table.best_columns("cost")
+    best = best_columns(window.workspace.compare_panel.table, "cost")
     assert best == {min(buildable, key=lambda i: cost[i])}
+
+
+def best_columns(table: QTableWidget, key: str) -> set[int]:
+    """Columns shown in bold (the best) in the row ``key``."""
+    for r in range(table.rowCount()):
+        item = table.item(r, 0)
+        if item is not None and item.data(Qt.ItemDataRole.UserRole) == key:
+            cells = [(c, table.item(r, c)) for c in range(table.columnCount())]
+            return {c for c, cell in cells if cell is not None and cell.font().bold()}
+    return set()
 
 
 def test_editing_a_build_updates_its_row_and_point(window: MainWindow) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from gui.views.main_window import MainWindow
-from gui.views.part_picker import SORT_ROLE, PartPicker, PartPickerDialog
+from gui.views.part_picker import ID_ROLE, SORT_ROLE, PartPicker, PartPickerDialog
 from tests.core.am5 import two_4090_am5
 from tests.gui.conftest import WindowFactory, put_build
 
@@ -21,6 +21,17 @@ def window(make_window: WindowFactory) -> MainWindow:
     put_build(win, two_4090_am5(win.session_view_model.catalog))
     win.session_view_model.undo_stack.clear()
     return win
+
+
+def row_ids(dialog: PartPickerDialog) -> list[str]:
+    """Part ids in the order the dialog's table shows them."""
+    proxy = dialog.proxy
+    return [str(proxy.index(r, 0).data(ID_ROLE)) for r in range(proxy.rowCount())]
+
+
+def sort_by(dialog: PartPickerDialog, title: str, order: Qt.SortOrder) -> None:
+    """Sort as a click on the column's header does."""
+    dialog.table.sortByColumn(dialog.column(title), order)
 
 
 def _entries(picker: PartPicker) -> list[tuple[str, bool]]:
@@ -120,7 +131,7 @@ def test_gpu_table_sorts_numerically_with_unknowns_last(window: MainWindow) -> N
     fits = [r for r in rows if not dialog.greyed(r)]
     assert fits == list(range(len(fits)))  # parts that fit come first
 
-    dialog.sort_by("VRAM", Qt.SortOrder.DescendingOrder)
+    sort_by(dialog, "VRAM", Qt.SortOrder.DescendingOrder)
     vram = dialog.column("VRAM")
     keys = [dialog.proxy.index(r, vram).data(SORT_ROLE) for r in rows]
     fitting = [k for r, k in zip(rows, keys, strict=True) if not dialog.greyed(r)]
@@ -133,8 +144,8 @@ def test_gpu_table_sorts_numerically_with_unknowns_last(window: MainWindow) -> N
     # an unpriced card shows "unknown" and sorts after every priced card, either way
     unpriced = "mi210"
     for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
-        dialog.sort_by("Price", order)
-        ids = dialog.row_ids()
+        sort_by(dialog, "Price", order)
+        ids = row_ids(dialog)
         row = ids.index(unpriced)
         assert dialog.cell(row, "Price") == "unknown"
         assert dialog.cell(row, "$/GB VRAM") == "unknown"  # derived from an unknown
@@ -144,11 +155,11 @@ def test_gpu_table_sorts_numerically_with_unknowns_last(window: MainWindow) -> N
         assert prices == sorted(prices, reverse=order == Qt.SortOrder.DescendingOrder)
 
     # derived columns: price per GB of VRAM and per 16-bit TFLOPS
-    row = dialog.row_ids().index("rtx-4090")
+    row = row_ids(dialog).index("rtx-4090")
     assert dialog.cell(row, "$/GB VRAM") == "$66.62"  # $1,599 / 24 GB
     assert dialog.cell(row, "$/TFLOPS") == "$9.68"  # $1,599 / 165.2
     # greyed rows name their reason
-    module = dialog.row_ids().index("h100-sxm5-80gb")
+    module = row_ids(dialog).index("h100-sxm5-80gb")
     assert dialog.greyed(module) and "baseboard" in dialog.cell(module, "Fit")
 
 
@@ -158,7 +169,7 @@ def test_search_filters_and_the_table_chooses(
     dialog = _gpu_dialog(window)
     everything = dialog.table.rowCount()
     dialog.search.setText("3090")
-    ids = dialog.row_ids()
+    ids = row_ids(dialog)
     assert set(ids) == {"rtx-3090", "rtx-3090-ti"}
     assert dialog.table.rowCount() == 2 < everything
     dialog.search.clear()
@@ -177,7 +188,7 @@ def test_search_filters_and_the_table_chooses(
 
 def test_psu_table_shows_cable_counts(window: MainWindow) -> None:
     dialog = window.build_editor.pickers["psu"].make_dialog()
-    ids = dialog.row_ids()
+    ids = row_ids(dialog)
     hx = ids.index("corsair-hx1500i-2025")  # two 12V-2x6 leads listed
     assert dialog.cell(hx, "12V-2x6") == "2" and dialog.cell(hx, "ATX") == "3.1"
     assert dialog.cell(hx, "Watts") == "1,500 W"

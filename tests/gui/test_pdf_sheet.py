@@ -179,8 +179,10 @@ def test_serving_sheet_speaks_of_generation_and_tokens(qtbot: QtBot) -> None:
     speed = a.inference.speed
     for words in (
         "inference (LLM serving)",
-        "q4_k_m, f16",
-        "4,096 tokens in, 512 tokens out",
+        "Weights format q4_k_m",
+        "KV cache f16",
+        "Prompt length 4,096 tokens",
+        "Output length 512 tokens",
         "Time to first token",
         "Generation against context length",
         "tokens/s, all streams",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pyqtgraph as pg
 from pytestqt.qtbot import QtBot
 
+from core.text.throughput import STEP_PARTS
 from gui.charts.base import SERIES_COLOURS
-from gui.charts.step_time import STEP_PARTS, StepTimeChart
+from gui.charts.step_time import StepTimeChart
 from gui.views.main_window import MainWindow
 
 

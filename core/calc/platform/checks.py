@@ -14,12 +14,16 @@ from core.calc.platform.host import host_checks
 from core.calc.platform.pcie import assign_pcie, pcie_checks
 from core.calc.platform.physical import physical_checks
 from core.calc.platform.power import (
+    CIRCUIT_WARN_FRACTION,
     LARGEST_ATX_PSU_W,
+    PSU_SIZE_STEP_W,
     STEADY_WARN_FRACTION,
     highest_fitting_limit_w,
     power_budget,
     power_limit_throughput_factor,
+    psu_carries,
     psu_excursion_tolerance,
+    psu_watts_needed,
     psus_needed,
     transient_known,
 )
@@ -31,9 +35,6 @@ from core.models.parts import PSU
 from core.models.pcie import PcieAssignment
 from core.models.power import PowerBudget
 from core.models.settings import CIRCUITS, AnalysisSettings
-
-CIRCUIT_WARN_FRACTION = 0.9
-"""Assumption: wall draw above 90 % of the continuous limit leaves no margin."""
 
 
 def run_checks(
@@ -102,10 +103,8 @@ def _first_psu(
     for count in (1, 2):
         for psu in psus:
             rated = psu.wattage_w * count
-            if steady / rated > STEADY_WARN_FRACTION:
-                continue
             tolerance, _ = psu_excursion_tolerance(psu, budget.transient_duration_us)
-            if known and peak > rated * tolerance:
+            if not psu_carries(steady, peak, known, rated, tolerance):
                 continue
             if connectors_ok(build, psu, count) in accept:
                 return Fix(
@@ -138,13 +137,12 @@ def _limit_fix(
 
 
 def _min_psu_fix(budget: PowerBudget) -> Fix:
-    needed = budget.steady_dc_w / STEADY_WARN_FRACTION
-    if transient_known(budget):
-        needed = max(needed, budget.peak_dc_w / 2.0)  # ATX 3.x: 200 % for 100 µs
+    needed = psu_watts_needed(budget)
     if needed > LARGEST_ATX_PSU_W:
         count = math.ceil(needed / LARGEST_ATX_PSU_W)
         return Fix(code="add_psus", build={"psu_count": count}, numbers={"count": count})
-    return Fix(code="psu_min_watts", numbers={"min_psu_w": float(round(needed + 49, -2))})
+    watts = math.ceil(needed / PSU_SIZE_STEP_W) * PSU_SIZE_STEP_W
+    return Fix(code="psu_min_watts", numbers={"min_psu_w": float(watts)})
 
 
 def power_checks(

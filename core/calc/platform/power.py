@@ -32,13 +32,19 @@ import math
 
 from core.models.build import Build
 from core.models.parts import GPU, PSU, Drive
-from core.models.power import Component, ComponentPower, PowerBudget, PowerLimitWhatIf
+from core.models.power import Component, ComponentPower, PowerBudget
 from core.models.settings import AnalysisSettings
 
 BTU_H_PER_W = 3.412142
 HOURS_PER_YEAR = 8760.0
 LARGEST_ATX_PSU_W = 1600.0
 STEADY_WARN_FRACTION = 0.8
+"""A PSU is sized for its steady load to stay at or under 80 % of its rating (checks,
+fixes, Make it work and Suggest use this one margin)."""
+CIRCUIT_WARN_FRACTION = 0.9
+"""A machine's wall draw should stay at or under 90 % of its circuit's continuous limit."""
+PSU_SIZE_STEP_W = 100.0
+"""PSU ratings come in steps of this size: a needed wattage is rounded up to one."""
 MIN_SUGGESTED_LIMIT_FRACTION = 0.5
 """Power limits below half the board power are outside any read measurement."""
 
@@ -53,6 +59,8 @@ _MEASURED_TRANSIENT: dict[str, tuple[float, float, str]] = {
     "turing": (2.2, 200.0, "measured_quadro_rtx_4000_200us"),
 }
 _ATX3_TOLERANCE_US = ((100.0, 2.0), (1_000.0, 1.8), (10_000.0, 1.6), (100_000.0, 1.2))
+ATX3_SHORT_TOLERANCE = _ATX3_TOLERANCE_US[0][1]
+"""What an ATX 3.x PSU carries for 100 µs: 200 % of its rating."""
 
 _PUGET_LIMIT_FRACTION, _PUGET_KEPT = 280.0 / 350.0, 0.95
 POWER_LIMIT_EXPONENT = math.log(_PUGET_KEPT) / math.log(_PUGET_LIMIT_FRACTION)
@@ -233,14 +241,30 @@ def power_budget(
     )
 
 
-def psus_needed(budget: PowerBudget) -> int:
-    """ATX PSUs of the largest common size (1,600 W) the load needs, steady and peak.
+def psu_watts_needed(budget: PowerBudget, steady_fraction: float = STEADY_WARN_FRACTION) -> float:
+    """Rated watts the PSUs together need: the steady load at ``steady_fraction`` of their
+    rating and, where the GPU spike is known, the spike within an ATX 3.x unit's 200 %
+    for 100 µs (``psu_carries`` is the same rule for a given PSU)."""
+    needed = budget.steady_dc_w / steady_fraction
+    if transient_known(budget):
+        needed = max(needed, budget.peak_dc_w / ATX3_SHORT_TOLERANCE)
+    return needed
 
-    Assumes an ATX 3.x unit (200 % for 100 µs) shares the load evenly.
-    """
-    steady = math.ceil(budget.steady_dc_w / LARGEST_ATX_PSU_W)
-    peak = math.ceil(budget.peak_dc_w / (LARGEST_ATX_PSU_W * _ATX3_TOLERANCE_US[0][1]))
-    return max(1, steady, peak)
+
+def psu_carries(
+    steady_w: float, peak_w: float, spike_known: bool, rated_w: float, tolerance: float
+) -> bool:
+    """Whether PSUs of ``rated_w`` together, carrying ``tolerance`` × rating through a
+    spike, power the load: steady at most ``STEADY_WARN_FRACTION`` of the rating, a known
+    spike within the excursion allowance (an assumed one is not held against them)."""
+    steady_ok = steady_w <= rated_w * STEADY_WARN_FRACTION
+    return steady_ok and (not spike_known or peak_w <= rated_w * tolerance)
+
+
+def psus_needed(budget: PowerBudget) -> int:
+    """The fewest ATX PSUs of the largest common size (1,600 W) that can carry the load
+    at all: steady at full rating, a known spike at 200 % for 100 µs, shared evenly."""
+    return max(1, math.ceil(psu_watts_needed(budget, 1.0) / LARGEST_ATX_PSU_W))
 
 
 def power_limit_throughput_factor(gpu: GPU, limit_w: float) -> float:
@@ -278,20 +302,6 @@ def transient_known(budget: PowerBudget) -> bool:
 
 def fits_circuit(budget: PowerBudget) -> bool:
     return budget.wall_w is not None and budget.wall_w <= budget.circuit_continuous_w
-
-
-def power_limit_what_if(
-    build: Build, settings: AnalysisSettings, limit_w: float
-) -> PowerLimitWhatIf:
-    """Draw, PSU and circuit fit, and kept throughput with every GPU capped at ``limit_w``."""
-    budget = power_budget(_with_limit(build, limit_w), settings)
-    return PowerLimitWhatIf(
-        limit_w=limit_w,
-        throughput_factor=power_limit_throughput_factor(build.gpu, limit_w),
-        budget=budget,
-        fits_psu=fits_psu(budget),
-        fits_circuit=fits_circuit(budget),
-    )
 
 
 def highest_fitting_limit_w(

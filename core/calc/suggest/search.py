@@ -47,10 +47,10 @@ from core.calc.memory import vram_breakdown
 from core.calc.memory.components import GIB, host_ram_bytes
 from core.calc.parallel import check_gpu_count
 from core.calc.performance.profile import profile_from_workload
-from core.calc.platform.checks import CIRCUIT_WARN_FRACTION
 from core.calc.platform.compat import connectors_ok, price_key
 from core.calc.platform.form_factors import board_fits
 from core.calc.platform.power import (
+    CIRCUIT_WARN_FRACTION,
     DIMM_W,
     STEADY_WARN_FRACTION,
     component_power,

@@ -7,12 +7,14 @@ import math
 import pytest
 
 from core.calc.platform.power import (
+    fits_circuit,
+    fits_psu,
     power_budget,
     power_limit_throughput_factor,
-    power_limit_what_if,
     psu_efficiency,
     psu_excursion_tolerance,
 )
+from core.models.build import Build
 from core.models.settings import CIRCUITS, AnalysisSettings
 from tests.core import check_parts as parts
 
@@ -88,18 +90,23 @@ def test_puget_quad_3090_point() -> None:
     assert power_limit_throughput_factor(gpu, 200) < power_limit_throughput_factor(gpu, 280)
 
 
-def test_four_4090_at_300w_what_if() -> None:
-    what = power_limit_what_if(parts.four_4090(), AnalysisSettings(), 300)
+def _limited(limit_w: float) -> Build:
+    return parts.four_4090().model_copy(update={"gpu_power_limit_w": limit_w})
+
+
+def test_four_4090_at_300w() -> None:
+    budget = power_budget(_limited(300), AnalysisSettings())
     alpha = math.log(0.95) / math.log(0.8)
-    assert what.throughput_factor == pytest.approx((300 / 450) ** alpha)
+    gpu = parts.four_4090().gpu
+    assert power_limit_throughput_factor(gpu, 300) == pytest.approx((300 / 450) ** alpha)
     steady = 4 * 300 + 230 + 10 + 8 + 50 + 30  # 1,528 W
-    assert what.budget.steady_dc_w == steady
-    assert what.budget.psu_load_fraction == pytest.approx(steady / 1600)
+    assert budget.steady_dc_w == steady
+    assert budget.psu_load_fraction == pytest.approx(steady / 1600)
     # Steady fits 1,600 W but a 3× CEM 5.0 spike (1,528 + 2 × 1,200 = 3,928 W) exceeds 3,200 W.
-    assert not what.fits_psu
-    assert not what.fits_circuit  # 1,528 / 0.9 = 1,698 W > 1,440 W
+    assert not fits_psu(budget)
+    assert not fits_circuit(budget)  # 1,528 / 0.9 = 1,698 W > 1,440 W
 
 
 def test_limit_fits_on_20a_circuit() -> None:
-    what = power_limit_what_if(parts.four_4090(), AnalysisSettings(circuit="us-120v-20a"), 300)
-    assert what.fits_circuit  # 1,698 W ≤ 1,920 W
+    budget = power_budget(_limited(300), AnalysisSettings(circuit="us-120v-20a"))
+    assert fits_circuit(budget)  # 1,698 W ≤ 1,920 W
