@@ -1,13 +1,16 @@
-"""Cold start to the first painted main window, against a bare PySide6 window.
+"""Cold start to the first painted window, and to the full main window, against bare
+PySide6 windows.
 
-Each run is a fresh process (``python -m gui --selftest-first-paint``, offscreen);
-the time is from just before the process is spawned to the end of the main
-window's first paint pass, read from the system-wide monotonic clock that both
-processes share. The baseline is the same measurement for a script that shows
-a ``QMainWindow`` holding one pyqtgraph ``PlotWidget`` (PySide6 and pyqtgraph with numpy
-imported, nothing else), so the difference is what RigForge itself costs. Runs
-alternate between the two so that a slow spell of the machine hits both. Settings and
-autosave go to a temporary folder.
+Each run is a fresh process, offscreen; the time is from just before the process is
+spawned to the end of a window's first paint pass, read from the system-wide monotonic
+clock that both processes share. RigForge is measured twice: to its first paint
+(``python -m gui --selftest-first-paint``: the start-up window, on screen while the
+catalog loads) and to the full main window's first paint (``--selftest-ready``: the
+default build analysed, editors, results and charts drawn). The baselines are the same
+measurement for a script that shows an empty ``QMainWindow`` (PySide6 alone), and one
+whose window holds a pyqtgraph ``PlotWidget`` (PySide6, pyqtgraph and numpy). Runs
+alternate so that a slow spell of the machine hits each. Settings and autosave go to a
+temporary folder.
 
 Run: .venv/bin/python benchmarks/bench_startup.py [runs]
 """
@@ -58,6 +61,12 @@ sys.exit(app.exec())
 """
 
 
+BARE_PYSIDE6 = BARE_WINDOW.replace("import pyqtgraph as pg\n", "").replace(
+    "plot = pg.PlotWidget()\nplot.plot([1, 2, 3], [1, 4, 9])\nwindow.setCentralWidget(plot)\n",
+    "",
+)
+
+
 def _first_paint_s(command: list[str], env: dict[str, str]) -> float:
     started = time.monotonic()
     done = subprocess.run(
@@ -84,22 +93,26 @@ def measure(runs: int = RUNS) -> dict[str, Any]:
             "XDG_CACHE_HOME": str(Path(home) / "cache"),
             "PYTHONPATH": str(ROOT),
         }
-        app_command = [sys.executable, "-m", "gui", "--selftest-first-paint"]
-        bare_command = [sys.executable, "-c", BARE_WINDOW]
+        commands = {
+            "rigforge": [sys.executable, "-m", "gui", "--selftest-first-paint"],
+            "rigforge_ready": [sys.executable, "-m", "gui", "--selftest-ready"],
+            "bare_pyside6": [sys.executable, "-c", BARE_PYSIDE6],
+            "bare_pyside6_pyqtgraph": [sys.executable, "-c", BARE_WINDOW],
+        }
         # One unmeasured run of each fills the OS file cache (the "cold" is a
         # fresh process, not a fresh disk cache, which a script cannot empty).
-        _first_paint_s(app_command, env)
-        _first_paint_s(bare_command, env)
-        app_runs: list[float] = []
-        bare_runs: list[float] = []
+        for command in commands.values():
+            _first_paint_s(command, env)
+        times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
-            app_runs.append(_first_paint_s(app_command, env))
-            bare_runs.append(_first_paint_s(bare_command, env))
+            for name, command in commands.items():
+                times[name].append(_first_paint_s(command, env))
+    medians = {name: statistics.median(runs_s) for name, runs_s in times.items()}
     return {
-        "rigforge_median_s": round(statistics.median(app_runs), 3),
-        "bare_pyside6_median_s": round(statistics.median(bare_runs), 3),
-        "rigforge_runs_s": [round(t, 3) for t in app_runs],
-        "bare_pyside6_runs_s": [round(t, 3) for t in bare_runs],
+        **{f"{name}_median_s": round(value, 3) for name, value in medians.items()},
+        "first_paint_vs_bare_pyside6": round(medians["rigforge"] / medians["bare_pyside6"], 2),
+        "ready_vs_bare_pyside6": round(medians["rigforge_ready"] / medians["bare_pyside6"], 2),
+        **{f"{name}_runs_s": [round(t, 3) for t in runs_s] for name, runs_s in times.items()},
         "runs": runs,
         "platform": "offscreen",
     }

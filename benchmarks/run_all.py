@@ -1,10 +1,10 @@
 """Measure RigForge on this machine and print one JSON object of figures.
 
-Figures: cold start to the first painted window (with a bare PySide6 window as
-the baseline), one full analysis, edit-to-repaint in the GUI, the whole-catalog
-suggest, PDF export of one build, opening a large comparison file, the slowest
-analysis of adversarial boards and the window's open of 64 of them, and
-``rigforge validate`` rows per second on long files.
+Figures: cold start to the first painted window and to the full main window (with bare
+PySide6 windows as the baselines), one full analysis, one ``rigforge predict`` answer,
+edit-to-repaint in the GUI, the whole-catalog suggest, PDF export of one build, opening a
+large comparison file, the slowest analysis of adversarial boards and the window's open
+of 64 of them, and ``rigforge validate`` rows per second on long files.
 
 A piece that is not available yet reports ``null`` with the reason under
 ``"missing"``; no figure is ever estimated. Pieces that live in their own
@@ -205,6 +205,7 @@ def _module_measure(name: str, what: str) -> Callable[[int], Figures]:
 PIECES: dict[str, Callable[[int], Figures]] = {
     "cold_start_first_paint": _module_measure("bench_startup", "cold start"),
     "analysis": bench_analysis,
+    "predict_one_answer": _module_measure("bench_predict", "rigforge predict, one answer"),
     "edit_to_repaint": _module_measure("bench_gui", "GUI edit-to-repaint"),
     "suggest_whole_catalog": bench_suggest_figures,
     "pdf_export_one_build": _module_measure("bench_pdf", "PDF export (not yet available)"),

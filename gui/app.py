@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.errors import RigForgeError
 from core.prices.cloud import load_cloud_rates
@@ -70,10 +68,9 @@ def open_window(file: str | None = None, **options: object) -> MainWindow:
     return window
 
 
-def run_app(file: str | None, qt_args: Sequence[str] = ()) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
-    app.setApplicationName("RigForge")
-    app.setOrganizationName("RigForge")
+def start_main_window(file: str | None, shell: QWidget | None = None) -> MainWindow | None:
+    """Build and show the main window (on ``file``), in ``shell``'s place; ``None`` when it
+    cannot start (a message says why)."""
     try:
         window = open_window(file)
     except RigForgeError as error:
@@ -83,6 +80,11 @@ def run_app(file: str | None, qt_args: Sequence[str] = ()) -> int:
             f"RigForge could not start:\n{error}",
             QMessageBox.StandardButton.Ok,
         ).exec()
-        return 1
+        return None
+    finally:
+        if shell is not None:
+            shell.close()
     window.show()
-    return int(app.exec())
+    window.raise_()
+    window.activateWindow()
+    return window

@@ -10,14 +10,10 @@ Adding a step is one entry in ``SELFTEST_STEPS``: a ``SelftestStep`` whose
 function takes the shared ``SelftestContext`` (catalog, default build, its
 analysis, the rendered window and ``workdir``, the temporary folder for files
 such as an exported PDF) and returns a short detail for the report.
-
-Also holds the hidden ``--selftest-first-paint`` hook that the start-up
-benchmark (``benchmarks/bench_startup.py``) uses.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -198,44 +194,3 @@ def run_selftest(qt_args: Sequence[str] = ()) -> int:
         return 1
     print(f"self-test passed ({len(SELFTEST_STEPS)} steps)")
     return 0
-
-
-def exit_after_first_paint(qt_args: Sequence[str] = ()) -> None:
-    """Create the QApplication so that it quits right after the main window first paints.
-
-    Prints ``{"first_paint_monotonic_s": t}``: ``time.monotonic()`` (system-wide on
-    Linux, so comparable with the parent's clock) once the paint pass is over.
-    """
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
-
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
-
-    class _FirstPaint(QObject):
-        def __init__(self) -> None:
-            super().__init__(app)
-            self.seen = False
-
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if (
-                not self.seen
-                and event.type() == QEvent.Type.Paint
-                and isinstance(watched, QWidget)
-                and isinstance(watched.window(), QMainWindow)
-            ):
-                self.seen = True
-                # Queued: runs after the whole window's paint pass has finished.
-                QTimer.singleShot(0, self._report)
-            return False
-
-        def _report(self) -> None:
-            print(json.dumps({"first_paint_monotonic_s": time.monotonic()}), flush=True)
-            app.exit(0)
-
-    first_paint = _FirstPaint()
-    _FIRST_PAINT_FILTERS.append(first_paint)
-    app.installEventFilter(first_paint)
-
-
-_FIRST_PAINT_FILTERS: list[object] = []
-"""Keeps the event filter's Python side alive for the life of the process."""

@@ -55,6 +55,13 @@ def load_catalog_files(files: Iterable[Path | Traversable]) -> Catalog:
 
 
 @lru_cache(maxsize=1)
+def load_gpus() -> Catalog:
+    """The bundled catalog's GPUs alone (``rigforge predict --gpu`` needs no other part)."""
+    root = resources.files(CATALOG_PACKAGE)
+    return load_catalog_files(f for f in root.iterdir() if f.name.startswith("gpu-"))
+
+
+@lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
     """The bundled catalog, validated once per process."""
     root = resources.files(CATALOG_PACKAGE)

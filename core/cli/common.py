@@ -6,16 +6,18 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from pydantic import ValidationError
 
-from core.catalog import Catalog
 from core.cli.types import number
 from core.errors import RigForgeError, validation_message
 from core.models.cost import CloudRate
 from core.models.settings import AnalysisSettings, CircuitId
 from core.text.money import Money
+
+if TYPE_CHECKING:
+    from core.catalog import Catalog
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,9 @@ def _rate(args: argparse.Namespace) -> Callable[[Any], float | None]:
     """Total throughput of a workload on ``--gpus`` x ``--gpu`` (the GPUs' own link, an
     unknown host), for what each fix costs."""
     from core.calc.rig import rig_for, training_throughput
-    from core.catalog import load_catalog
+    from core.catalog import load_gpus
 
-    rig = rig_for(load_catalog().gpu(args.gpu), args.gpus)
+    rig = rig_for(load_gpus().gpu(args.gpu), args.gpus)
 
     def rate(workload: Any) -> float | None:
         result = training_throughput(workload, rig, curve=False)
@@ -43,9 +43,9 @@ def _rate(args: argparse.Namespace) -> Callable[[Any], float | None]:
 
 
 def _gpu_vram_gib(name: str) -> float:
-    from core.catalog import load_catalog  # type: ignore[import-not-found,unused-ignore]
+    from core.catalog import load_gpus
 
-    gpu = load_catalog().gpu(name)
+    gpu = load_gpus().gpu(name)
     return float(gpu.vram_gib)  # marketed GB are binary for NVIDIA/AMD (parts.GPU docs)
 
 

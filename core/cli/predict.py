@@ -77,10 +77,10 @@ def _on_gpus(args: argparse.Namespace) -> int:
     from core.calc.inference.serve import serve
     from core.calc.parallel import check_gpu_count
     from core.calc.rig import rig_for, training_throughput
-    from core.catalog import load_catalog
+    from core.catalog import load_gpus
     from core.models.settings import AnalysisSettings
 
-    gpu = load_catalog().gpu(args.gpu)
+    gpu = load_gpus().gpu(args.gpu)
     count = args.count or 1
     workload = workload_from(args)
     rig = rig_for(
@@ -155,11 +155,11 @@ def _print_training(
     args: argparse.Namespace, workload: Any, data: dict[str, Any], result: Any, machine: str
 ) -> int:
     from core.calc.performance.stacks import stack_basis
-    from core.catalog import load_catalog
+    from core.catalog import load_gpus
     from core.text.throughput import result_lines
     from core.validation.published import expected_error_pct, published_for
 
-    published = published_for(load_catalog(), data["gpu"], workload.preset_id, workload.precision)
+    published = published_for(load_gpus(), data["gpu"], workload.preset_id, workload.precision)
     expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
     data["published"] = [p.as_json() for p in published]
     data["expected_error_pct"] = expected

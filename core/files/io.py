@@ -98,6 +98,8 @@ def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list
             f"The catalog's data for {snapshot.name} differs from the file's; "
             "the file's values are used so the numbers match the sender's."
         )
+    else:
+        return in_catalog  # the same values: the one shared object (work on it is reused)
     return snapshot
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import re
 from typing import Any
 
 from core.errors import FileFormatError
@@ -69,35 +70,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise FileFormatError(f"the key {shown!r} appears twice in one object")
         result[key] = value
     return result
-
-
-def _check_depth(text: str) -> None:
-    """Reject nesting deeper than ``MAX_DEPTH`` before parsing (no recursion)."""
-    depth = 0
-    in_string = False
-    escaped = False
-    line = 1
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise FileFormatError(
-                    f"the file is nested more than {MAX_DEPTH} levels deep (line {line})"
-                )
-        elif char in "]}":
-            depth -= 1
-        elif char == "\n":
-            line += 1
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -160,7 +132,6 @@ def parse_json_bytes(
             f"{limit_text(max_bytes)}"
         )
     text = decode_text(data)
-    _check_depth(text)
     if not text.strip():
         raise FileFormatError("the file is empty")
     try:
@@ -179,30 +150,81 @@ def parse_json_bytes(
         raise FileFormatError(f"the file is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as error:  # e.g. a number Python cannot convert
         raise FileFormatError(f"the file holds a value RigForge cannot read: {error}") from None
-    _check_values(value)
+    _check_values(value, text)
     return value
 
 
-def _check_values(value: Any) -> None:
-    """Refuse lists longer than ``MAX_LIST_ITEMS`` (validating millions of entries takes
-    minutes and gigabytes) and text with lone UTF-16 surrogates (``"\ud800"``: valid
-    JSON, but no file can be written back with it), naming where they are."""
-    stack: list[tuple[str, Any]] = [("", value)]
+def _check_values(value: Any, text: str | None = None) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH``, lists longer than ``MAX_LIST_ITEMS``
+    (validating millions of entries takes minutes and gigabytes) and text with lone UTF-16
+    surrogates (``"\ud800"``: valid JSON, but no file can be written back with it),
+    naming where they are. A first pass only looks (at the strings only when ``text`` has
+    an escape that could make a surrogate); where it finds a problem, a second one works
+    out its place. (Nesting deeper than Python's recursion limit has already been refused
+    by the parser.)"""
+    strings = text is None or _SURROGATE_ESCAPE.search(text) is not None
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        where, item = stack.pop()
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _has_surrogate(item):
+                break
+        elif isinstance(item, list):
+            if len(item) > MAX_LIST_ITEMS or depth >= MAX_DEPTH:
+                break
+            kinds = (list, dict, str) if strings else (list, dict)
+            stack.extend((v, depth + 1) for v in item if isinstance(v, kinds))
+        elif isinstance(item, dict):
+            if depth >= MAX_DEPTH or (
+                strings and any(not k.isascii() and _has_surrogate(k) for k in item)
+            ):
+                break
+            kinds = (list, dict, str) if strings else (list, dict)
+            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, kinds))
+    else:
+        return
+    _name_the_problem(value)
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\ud800``-``\udfff`` escape: the only way a lone surrogate reaches the parsed text
+(UTF-8 and UTF-16 decoding refuse a raw one)."""
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _name_the_problem(value: Any) -> None:
+    stack: list[tuple[str, Any, int]] = [("", value, 0)]
+    while stack:
+        where, item, depth = stack.pop()
         if isinstance(item, str):
             _check_text(item, where)
-        elif isinstance(item, list):
+            continue
+        if isinstance(item, list | dict) and depth >= MAX_DEPTH:
+            raise FileFormatError(
+                f"the file is nested more than {MAX_DEPTH} levels deep (at {_shown(where)})"
+            )
+        if isinstance(item, list):
             if len(item) > MAX_LIST_ITEMS:
                 raise FileFormatError(
                     f"{where or 'the file'}: a list of {len(item):,} entries; RigForge reads "
                     f"lists of up to {MAX_LIST_ITEMS:,}"
                 )
-            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+            stack.extend((f"{where}[{i}]", v, depth + 1) for i, v in enumerate(item))
         elif isinstance(item, dict):
             for key, v in item.items():
                 _check_text(key, where or "a key")
-                stack.append((f"{where}.{key}" if where else key, v))
+                stack.append((f"{where}.{key}" if where else key, v, depth + 1))
+
+
+def _shown(where: str) -> str:
+    return where if len(where) <= 80 else where[:80] + "…"
 
 
 def _check_text(text: str, where: str) -> None:

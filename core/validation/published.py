@@ -1,11 +1,12 @@
 """Published measurements beside an estimate: the bundled calibration rows run on the same
 GPU model with the same workload, and the model's validated error for that workload.
 
-``published_for`` looks rows up in ``resources/benchmarks/throughput_calibration.csv``
-(Lambda and NVIDIA DeepLearningExamples; index built once, on first use).
-``expected_error_pct`` reads ``resources/benchmarks/model_errors.json``: the median
-absolute error per workload of ``rigforge validate`` on that file, written by
-``python -m tools.fit.model_errors`` (a test keeps it equal to the model in force).
+``published_for`` looks up the rows of ``resources/benchmarks/throughput_calibration.csv``
+(Lambda and NVIDIA DeepLearningExamples) and ``expected_error_pct`` the median absolute
+error per workload of ``rigforge validate`` on that file; both come from
+``resources/benchmarks/model_errors.json``, written by ``python -m tools.fit.model_errors``
+(a test keeps it equal to the CSV and the model in force), so the app never parses the
+CSV to show them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 
 from core.catalog import Catalog
 from core.errors import RigForgeError
-from core.validation.calibration import load_rows, row_preset
 
 ERRORS_FILE = "model_errors.json"
 PRECISION_CLASS = {"fp32": "fp32", "tf32": "fp32", "fp16-amp": "16-bit", "fp16": "16-bit"}
@@ -62,19 +62,46 @@ class Published:
         }
 
 
-@lru_cache(maxsize=1)
-def _rows() -> tuple[tuple[tuple[str, ...], str, Published], ...]:
-    """Every calibration row once: the GPU names it gives, its preset and the run."""
-    out = []
+PUBLISHED_COLUMNS = (
+    "gpu_names",
+    "preset",
+    "gpu_count",
+    "batch",
+    "precision",
+    "throughput",
+    "unit",
+    "source",
+)
+"""One published run in ``model_errors.json``'s ``published`` list."""
+
+
+def published_rows() -> list[list[Any]]:
+    """Every calibration row the app can show, as ``PUBLISHED_COLUMNS`` (read from the
+    CSV; ``tools.fit.model_errors`` writes them out)."""
+    from core.validation.calibration import load_rows, row_preset
+
+    out: list[list[Any]] = []
     for row in load_rows():
         try:
             preset, _settings = row_preset(row)
         except RigForgeError:
             continue
-        names = tuple(n for n in (row.note("gpu_canon"), row.gpu_model) if n)
+        names = [n for n in (row.note("gpu_canon"), row.gpu_model) if n]
         unit = preset.architecture.throughput_unit
-        run = Published(row.gpu_count, row.batch, row.precision, row.throughput, unit, row.source)
-        out.append((names, preset.id, run))
+        run = [row.gpu_count, row.batch, row.precision, row.throughput, unit, row.source]
+        out.append([names, preset.id, *run])
+    return out
+
+
+@lru_cache(maxsize=1)
+def _rows() -> tuple[tuple[tuple[str, ...], str, Published], ...]:
+    """Every published run once: the GPU names it gives, its preset and the run."""
+    out = []
+    for names, preset_id, count, batch, precision, throughput, unit, source in _errors()[
+        "published"
+    ]:
+        run = Published(int(count), batch, str(precision), float(throughput), str(unit), source)
+        out.append((tuple(names), str(preset_id), run))
     return tuple(out)
 
 

@@ -24,6 +24,7 @@ class AnalysisViewModel(QObject):
         super().__init__()
         self.session_view_model = session
         self.cache = cache
+        self._published_read = False
         self._analysis = self._compute(session.session)
         session.session_changed.connect(self._on_session_changed)
 
@@ -44,12 +45,17 @@ class AnalysisViewModel(QObject):
             self._analysis = analysis
             self.analysis_changed.emit(analysis)
 
+    def published_ready(self) -> bool:
+        """Whether the published runs have been read (``published_note`` is then quick)."""
+        return self._published_read
+
     def published_note(self, analysis: Analysis) -> tuple[str, str] | None:
         """(short, long) words on the published measurements of this GPU and workload and
         the model's validated error for it (``None`` when there are none)."""
         from core.calc.performance.stacks import stack_basis
         from core.validation.published import expected_error_pct, overall_error, published_for
 
+        self._published_read = True
         w = analysis.workload
         if w is None or analysis.throughput is None or w.is_serving:
             return None

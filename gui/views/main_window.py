@@ -196,11 +196,14 @@ class MainWindow(QMainWindow):
         if QKeySequence("Ctrl+Y") not in redo_keys:
             redo_keys.append(QKeySequence("Ctrl+Y"))  # what Windows users press
         self.redo_action.setShortcuts(redo_keys)
-        # the document's undo wins over a spin box's or picker's own text undo
+        # the document's undo wins over a spin box's or picker's own text undo; the filter
+        # sits on those fields only (on the application it would see every paint event)
         self._undo_keys = DocumentUndoKeys(self)
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self._undo_keys)
+        for field in self.findChildren(QAbstractSpinBox) + self.findChildren(QComboBox):
+            field.installEventFilter(self._undo_keys)
+            editor = field.findChild(QLineEdit)
+            if editor is not None:
+                editor.installEventFilter(self._undo_keys)
         # status tips in words (the actions' own texts carry the menu's "&" accelerators)
         self.undo_action.setStatusTip("Nothing to undo")
         self.redo_action.setStatusTip("Nothing to redo")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton
 
@@ -10,6 +10,7 @@ from core.models.analysis import Analysis
 from core.models.checks import Check
 from core.text.verdict import build_verdict
 from gui.views import plain
+from gui.views.summary_cards import ElidedLabel
 
 BANNER_STYLE = {
     "fail": "background:#fdecea;color:#8e1b1b;border:1px solid #c62828;",
@@ -29,9 +30,9 @@ class VerdictBanner(QFrame):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("verdictBanner")
-        self.label = plain.label()
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # two lines at most, elided (the tooltip holds it whole): a new verdict repaints
+        # the banner only, never re-lays out the results column below it
+        self.label = ElidedLabel(2)
         self.fix_button = QPushButton("Apply fix")
         self.fix_button.setToolTip(
             plain.tip("Apply the fix of the first problem (Ctrl+Z undoes it)")
@@ -52,13 +53,17 @@ class VerdictBanner(QFrame):
         self._check: Check | None = None
         self.severity = "pass"
         self._styled = ""
-        self.label.setStyleSheet("border:none;background:transparent;")
+        for button in (self.fix_button, self.plan_button):  # hidden, they keep their room
+            policy = button.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            button.setSizePolicy(policy)
         self.fix_button.clicked.connect(self._on_fix_button_clicked)
 
     def show_analysis(self, analysis: Analysis, can_apply: bool) -> None:
         verdict = build_verdict(analysis)
         self.severity = verdict.severity
         self.label.setText(verdict.text)
+        self.label.setToolTip(plain.tip(verdict.text))
         if verdict.severity != self._styled:
             # the label's text colour is set too (in its palette: cheaper than another
             # style sheet): under a dark palette it would inherit light text onto the

@@ -293,11 +293,25 @@ def shown_window() -> MainWindow:
 
 
 class _App:
-    """Stands in for the running QApplication: ``exec`` inspects the window and returns."""
+    """Stands in for the running QApplication: ``exec`` runs the event loop until the main
+    window is built behind the start-up window (``gui.startup``), inspects it and
+    returns."""
 
-    def __init__(self, inspect: Callable[[], None]) -> None:
-        self.exec = lambda: inspect() or 0
+    def __init__(self, inspect: Callable[[], None], qtbot: QtBot) -> None:
+        def run() -> int:
+            qtbot.waitUntil(lambda: bool(_shown_windows()), timeout=20_000)
+            inspect()
+            return 0
+
+        self.exec = run
+        self.exit = lambda _code=0: None
         self.setApplicationName = self.setOrganizationName = lambda _name: None
+
+
+def _shown_windows() -> list[MainWindow]:
+    return [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+    ]
 
 
 def test_command_line_file_opens(
@@ -315,8 +329,8 @@ def test_command_line_file_opens(
         win.close()
         win.deleteLater()
 
-    app = _App(inspect_and_quit)
-    monkeypatch.setattr("gui.app.QApplication", type("Q", (), {"instance": lambda: app}))
+    app = _App(inspect_and_quit, qtbot)
+    monkeypatch.setattr("gui.startup.QApplication", type("Q", (), {"instance": lambda: app}))
     assert rigforge_main([str(path)]) == 0
     expected = parse_document(SINGLE, _catalog()).session.builds[0]
     assert seen["build"] == expected
@@ -339,8 +353,8 @@ def test_command_line_bad_file_shows_message(
         win.close()
         win.deleteLater()
 
-    app = _App(inspect_and_quit)
-    monkeypatch.setattr("gui.app.QApplication", type("Q", (), {"instance": lambda: app}))
+    app = _App(inspect_and_quit, qtbot)
+    monkeypatch.setattr("gui.startup.QApplication", type("Q", (), {"instance": lambda: app}))
     assert rigforge_main([str(path)]) == 0
     assert "build.json" in seen["text"] and "not valid JSON" in seen["text"]
 

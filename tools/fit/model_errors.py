@@ -1,6 +1,7 @@
 """Write ``resources/benchmarks/model_errors.json``: the throughput model's median absolute
 error overall and per workload preset on the bundled calibration set, for the app to show
-beside its estimates. Run after changing the model or its constants:
+beside its estimates, and the published runs it shows beside them (so the app reads one
+small JSON file, not the CSV). Run after changing the model, its constants or the CSV:
 
     .venv/bin/python -m tools.fit.model_errors
 """
@@ -15,6 +16,7 @@ from typing import Any
 from core.calc.performance.constants import FITTED
 from core.catalog import load_catalog
 from core.validation.calibration import load_rows, resolve, row_preset
+from core.validation.published import PUBLISHED_COLUMNS, published_rows
 from core.validation.report import predict_row
 
 OUT = Path(__file__).resolve().parents[2] / "resources" / "benchmarks" / "model_errors.json"
@@ -44,6 +46,8 @@ def model_errors() -> dict[str, Any]:
         "rows_by_workload": {k: len(v) for k, v in sorted(by.items())},
         "points": points,
         "points_columns": ["workload", "measured", "predicted"],
+        "published": published_rows(),
+        "published_columns": list(PUBLISHED_COLUMNS),
     }
 
 

@@ -18,6 +18,8 @@ as one slot wide (and an info check says so).
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from itertools import combinations, pairwise
 
 from core.calc.platform.compat import memory_fits, pick_memory, price_key, same_socket
@@ -297,11 +299,42 @@ def _position(slot: PcieSlot) -> int:
     return slot.position
 
 
+_PLACED: OrderedDict[tuple[int, ...], tuple[tuple[object, ...], PcieAssignment]] = OrderedDict()
+"""Placements already worked out, by the identity of the parts they depend on (the parts
+are kept with the result, so an id is never reused while it is a key)."""
+PLACED_KEPT = 256
+_PLACED_LOCK = threading.Lock()
+
+
 def assign_pcie(build: Build) -> PcieAssignment:
     """Place the GPUs, then the M.2 NVMe drives, for the best links under the lane rules.
 
-    Work is bounded by :data:`PLACEMENT_BUDGET` whatever the board holds.
+    Work is bounded by :data:`PLACEMENT_BUDGET` whatever the board holds. The placement
+    depends on the board, CPU, GPU, riser and drives only: builds that share those objects
+    (a comparison of one platform, the same build renamed) are placed once.
     """
+    parts: tuple[object, ...] = (
+        build.motherboard,
+        build.cpu,
+        build.gpu,
+        build.riser,
+        *(d.drive for d in build.drives),
+    )
+    key = (*map(id, parts), build.gpu_count, *(d.count for d in build.drives))
+    with _PLACED_LOCK:  # Suggest and Make it work place builds on worker threads
+        hit = _PLACED.get(key)
+        if hit is not None:
+            _PLACED.move_to_end(key)
+            return hit[1]
+    assignment = _assign(build)
+    with _PLACED_LOCK:
+        _PLACED[key] = (parts, assignment)
+        if len(_PLACED) > PLACED_KEPT:
+            _PLACED.popitem(last=False)
+    return assignment
+
+
+def _assign(build: Build) -> PcieAssignment:
     board = build.motherboard
     width = gpu_slot_width(build)
     slots = gpu_slots(board) if build.gpu.form_factor == "pcie" else ()
