@@ -13,10 +13,8 @@ the same question of the same machine gets the same number.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from core.calc.inference.constants import FITTED as SERVING_FITTED
-from core.calc.inference.constants import InferenceConstants
-from core.calc.inference.speed import Link, inference_speed
 from core.calc.performance.constants import FITTED
 from core.calc.performance.hostio import ASSUMED_HOST_MEMORY_GB_S, link_gb_s
 from core.calc.performance.profile import profile_from_workload
@@ -29,6 +27,10 @@ from core.models.parts import GPU
 from core.models.pcie import PcieAssignment, link_bandwidth_gb_s
 from core.models.throughput import HostLink, HostSpec, InterconnectChoice, ThroughputResult
 from core.models.workload import Serving, Workload
+
+if TYPE_CHECKING:  # the serving model loads when a served LLM is asked about
+    from core.calc.inference.constants import InferenceConstants
+    from core.calc.inference.speed import Link
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,8 @@ def serving_link(rig: Rig) -> Link:
     fitted with this rule (``docs/inference-model.md``); training's all-reduce
     (``scaling.comm_link``) also lets data-centre cards of unknown support go peer to
     peer, as its constants were fitted."""
+    from core.calc.inference.speed import Link
+
     gpu = rig.gpu
     pcie = link_gb_s(rig.slowest_link)
     if rig.interconnect == "host":
@@ -196,9 +200,14 @@ def serving_speed(
     *,
     max_streams: int,
     curves: bool = True,
-    constants: InferenceConstants = SERVING_FITTED,
+    constants: InferenceConstants | None = None,
 ) -> InferenceSpeed:
-    """Prefill, time to first token and generation on ``rig``, under its power limit."""
+    """Prefill, time to first token and generation on ``rig``, under its power limit
+    (``constants``: the fitted ones by default)."""
+    from core.calc.inference.constants import FITTED as SERVING_FITTED
+    from core.calc.inference.speed import inference_speed
+
+    constants = constants or SERVING_FITTED
     speed = inference_speed(
         workload,
         serving,
@@ -221,13 +230,16 @@ def with_power_limit(
     gpu: GPU,
     count: int,
     limit_w: float,
-    constants: InferenceConstants = SERVING_FITTED,
+    constants: InferenceConstants | None = None,
 ) -> InferenceSpeed:
     """The speeds under a per-GPU power cap. Prompt processing runs near board power
     (``prefill_power_fraction``), so any cap below it slows it by the power-limit model
     (``power_limit_throughput_factor``, Puget Systems' measurement); generation draws
     only ``decode_power_fraction`` of board power (it waits on memory), so a cap slows it
     only once it falls below that draw, by the same law relative to the draw."""
+    from core.calc.inference.constants import FITTED as SERVING_FITTED
+
+    constants = constants or SERVING_FITTED
     board = gpu.board_power_w
     if board is None:
         return speed

@@ -3,14 +3,15 @@ the same keys from the same results, so the two commands agree number for number
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.calc.rig import Rig
-from core.models.analysis import Analysis
-from core.models.inference import InferenceResult
-from core.models.memory import VramResult
-from core.models.throughput import ThroughputResult
-from core.models.workload import Workload
+if TYPE_CHECKING:
+    from core.calc.rig import Rig
+    from core.models.analysis import Analysis
+    from core.models.inference import InferenceResult
+    from core.models.memory import VramResult
+    from core.models.throughput import ThroughputResult
+    from core.models.workload import Workload
 
 SERVING_KEYS = (
     "prefill_tokens_s",
