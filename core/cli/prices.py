@@ -30,8 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     update = sub.add_parser("update", help="fetch the price feed at --url")
     update.add_argument("--url", required=True)
     update.add_argument("--timeout", type=seconds, default=15.0, help="seconds")
-    show = sub.add_parser("show", help="list every part's price with its date and origin")
-    show.add_argument("--json", action="store_true")
+    show = sub.add_parser(
+        "show", help="list every part's price with its date, age and origin, and how fresh they are"
+    )
+    show.add_argument(
+        "--json",
+        action="store_true",
+        help='{"parts": [...], "freshness": {...}}: each price, and the counts of parts priced '
+        "within the last year",
+    )
     show.add_argument("--category")
     set_ = sub.add_parser("set", help="override one part's price")
     set_.add_argument("part_id")
@@ -82,17 +89,21 @@ def run(args: argparse.Namespace) -> int:
         removed = remove_override(overrides, args.part_id)
         print(f"{args.part_id}: " + ("override removed" if removed else "had no override"))
         return 0
-    return _show(args, cache_dir, overrides)
+    return _show(args, args.cache_dir, args.overrides)
 
 
-def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
+def _show(args: argparse.Namespace, cache_dir: Path | None, overrides: Path | None) -> int:
     from core.cli.common import priced_catalog
+    from core.prices.freshness import freshness
     from core.text.parts import fmt_price
 
     priced = priced_catalog(cache_dir, overrides)  # says on stderr what it set aside
+    today = date.today()
     rows = []
-    for part in priced.parts(args.category):
+    parts = priced.parts(args.category)
+    for part in parts:
         origin = priced.price_origins.get(part.id, "catalog")
+        used = part.used_price
         rows.append(
             {
                 "id": part.id,
@@ -101,10 +112,23 @@ def _show(args: argparse.Namespace, cache_dir: Path, overrides: Path) -> int:
                 "kind": part.price.kind,
                 "origin": origin,
                 "source": part.price.source,
+                "age_days": part.price.age_days(today),
+                "stale": part.price.stale(today),
+                "used_usd": used.usd if used else None,
+                "used_as_of": used.as_of.isoformat() if used and used.as_of else None,
             }
         )
         if not args.json:
-            print(f"{part.id:50} {fmt_price(part.price):32} {origin:9} {part.price.source}")
+            shown = fmt_price(part.price, today)
+            print(f"{part.id:50} {shown:50} {origin:9} {part.price.source}")
+    counts = freshness(parts, today)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"parts": rows, "freshness": counts}, indent=2))
+    else:
+        print(
+            f"priced since {counts['since']}: {counts['parts_priced_since']} of "
+            f"{counts['parts']} parts; {counts['gpus_new_price_since']} of {counts['gpus']} "
+            f"GPUs new, {counts['gpus_used_price_this_year']} used this year; "
+            f"{counts['stale_prices']} prices over a year old"
+        )
     return 0

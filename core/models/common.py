@@ -51,3 +51,22 @@ class Price(Frozen):
     @property
     def known(self) -> bool:
         return self.usd is not None
+
+    def age_days(self, today: date) -> int | None:
+        """Days since the price was observed (``None`` when unknown)."""
+        return None if self.as_of is None or self.usd is None else (today - self.as_of).days
+
+    def stale(self, today: date) -> bool:
+        """Older than ``STALE_AFTER_DAYS``: shown with its age and flagged wherever used."""
+        age = self.age_days(today)
+        return age is not None and age > STALE_AFTER_DAYS
+
+
+STALE_AFTER_DAYS = 365
+"""A price observed more than a year ago is stale: what buyers pay has moved since."""
+
+
+def newest(prices: list[Price]) -> Price | None:
+    """The most recent known price of ``prices`` (the first of equals), ``None`` if none."""
+    known = [p for p in prices if p.usd is not None and p.as_of is not None]
+    return max(known, key=lambda p: p.as_of or date.min, default=None)

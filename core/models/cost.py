@@ -48,6 +48,10 @@ class PriceLine(Frozen):
     source: str
     origin: PriceOrigin = "catalog"
     condition: Literal["new", "used"] = "new"
+    stale: bool = False
+    """Observed more than a year before the analysis (``STALE_AFTER_DAYS``): shown with its
+    age wherever it appears."""
+    age_days: Annotated[int, Field(ge=-36_600, le=36_600)] | None = None
 
 
 class CloudRate(Frozen):

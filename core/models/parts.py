@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from core.models.common import Frozen, NonEmptyStr, PartId, Price
+from core.models.common import Frozen, NonEmptyStr, PartId, Price, newest
 
 PositiveFloat = Annotated[float, Field(gt=0)]
 
@@ -59,6 +59,10 @@ class Part(Frozen):
     """The new part's price (``msrp`` or ``street``), or an explicit unknown."""
     used_price: Price | None = None
     """A dated survey of second-hand listings (``kind`` "used") for parts people buy used."""
+    observations: tuple[Price, ...] = ()
+    """Every dated price the sources give (``msrp``, ``street``, ``used``). ``price`` is the
+    newest new-part one among them and the entry's own ``price``; ``used_price`` the
+    newest used one (``_newest_prices``)."""
     maker: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     """Who makes the part as sold (NVIDIA for a Founders Edition, ASUS for a board)."""
     part_number: Annotated[str, Field(min_length=1, max_length=80)] | None = None
@@ -67,6 +71,21 @@ class Part(Frozen):
     notes: Annotated[str, Field(max_length=4000)] = ""
     custom: bool = False
     """True for parts the user defined, not taken from the catalog."""
+
+    @model_validator(mode="after")
+    def _newest_prices(self) -> Part:
+        """The newest observations stand as the part's prices (the catalog keeps the history
+        it read; what a buyer pays today is the latest)."""
+        if not self.observations:
+            return self
+        new = newest([self.price, *(o for o in self.observations if o.kind in ("msrp", "street"))])
+        used_seen = [o for o in self.observations if o.kind == "used"]
+        used = newest([*([self.used_price] if self.used_price else []), *used_seen])
+        if new is not None and new is not self.price:
+            object.__setattr__(self, "price", new)
+        if used is not None and used is not self.used_price:
+            object.__setattr__(self, "used_price", used)
+        return self
 
     @model_validator(mode="after")
     def _used_price_kind(self) -> Part:

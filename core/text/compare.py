@@ -12,7 +12,7 @@ from typing import Literal
 from core.models.analysis import Analysis
 from core.models.checks import SEVERITY_ORDER, VERDICT_ORDER
 from core.text.checks import check_title
-from core.text.cost import total_text
+from core.text.cost import age_text, total_text
 from core.text.inference import rate
 from core.text.money import USD, Money
 from core.text.summary import duration_text
@@ -89,6 +89,15 @@ def _row(
     return CompareRow(key, label, tuple(values), tuple(texts), better, eligible=eligible)
 
 
+def _stale_count(a: Analysis) -> str:
+    """ "none", or "2 of 8: GeForce RTX 4090 (4 years old), …"."""
+    stale = [line for line in a.cost.lines if line.stale]
+    if not stale:
+        return "none"
+    named = ", ".join(f"{line.name} ({age_text(line.age_days or 0)})" for line in stale)
+    return f"{len(stale)} of {len(a.cost.lines)}: {named}"
+
+
 def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[CompareRow]:
     """Key figures then every check's verdict, one column per build.
 
@@ -121,6 +130,13 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
             [total_text(a.cost, money) for a in a_s],
             "lower",
             ok,
+        ),
+        _row(
+            "stale_prices",
+            "Prices over a year old",
+            [None] * len(a_s),
+            [_stale_count(a) for a in a_s],
+            None,
         ),
         _row(
             "throughput",

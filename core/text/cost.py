@@ -24,13 +24,42 @@ REJECTION_TEXT = {
 }
 
 
+def age_text(days: int) -> str:
+    """ "9 days old", "8 months old", "4 years old"."""
+    if days < 62:
+        return f"{days} day{'s' if days != 1 else ''} old"
+    if days < 730:
+        return f"{days // 30.4:.0f} months old"
+    return f"{days / 365.25:.0f} years old"
+
+
+def stale_text(line: PriceLine) -> str:
+    """ "stale: 4 years old" for a price observed more than a year ago, else ""."""
+    if not line.stale or line.age_days is None:
+        return ""
+    return f"stale: {age_text(line.age_days)}"
+
+
 def price_line_text(line: PriceLine, money: Money = USD) -> str:
     if line.unit_usd is None:
         return f"{line.quantity} × {line.name or line.part_id}: unknown price ({line.source})"
+    stale = f", {stale_text(line)}" if line.stale else ""
     return (
         f"{line.quantity} × {line.name or line.part_id}: {money(line.line_usd)} "
-        f"({line.kind}, {line.as_of}, {ORIGIN_TEXT[line.origin]}: {line.source})"
+        f"({line.kind}, {line.as_of}{stale}, {ORIGIN_TEXT[line.origin]}: {line.source})"
     )
+
+
+def stale_parts_text(lines: Sequence[PriceLine]) -> str:
+    """ "prices over a year old: RTX 4090 (msrp, 4 years old), …", or "" when none."""
+    stale = [line for line in lines if line.stale and line.age_days is not None]
+    if not stale:
+        return ""
+    named = ", ".join(
+        f"{line.name or line.part_id} ({line.kind}, {age_text(line.age_days or 0)})"
+        for line in stale
+    )
+    return f"prices over a year old: {named}"
 
 
 def total_text(report: CostReport, money: Money = USD) -> str:
@@ -165,6 +194,8 @@ def reason_text(reason: Reason) -> str:
         return f"fits in GPU memory with {n['checkpointing']} activation checkpointing"
     if reason.code == "used_parts":
         return f"bought used: {n['parts']} (dated used-listing price)"
+    if reason.code == "stale_prices":
+        return f"ranked on prices over a year old: {n['parts']}; check today's price first"
     if reason.code == "binding_constraint" and n.get("constraint") == "host_stage":
         stage = HOST_STAGE_TEXT.get(str(n["stage"]), str(n["stage"]))
         return f"limited by {stage}: the GPUs wait {float(n['wait_pct']):.0f} % of each step"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from core.models.common import Price
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
 from core.text.money import USD
@@ -17,11 +19,18 @@ def fmt_num(value: float | None, unit: str = "", digits: int = 0) -> str:
     return f"{text} {unit}".rstrip()
 
 
-def fmt_price(price: Price) -> str:
-    """ "$1,599 (msrp, 2022-10-12)" or "unknown"."""
+def fmt_price(price: Price, today: date | None = None) -> str:
+    """ "$1,599 (msrp, 2022-10-12, stale: 4 years old)", "$2,899 (street, 2026-11-02)" or
+    "unknown"."""
     if price.usd is None:
         return UNKNOWN
-    return f"{USD(price.usd)} ({price.kind}, {price.as_of})"
+    today = today or date.today()
+    stale = ""
+    if price.stale(today) and (days := price.age_days(today)) is not None:
+        from core.text.cost import age_text
+
+        stale = f", stale: {age_text(days)}"
+    return f"{USD(price.usd)} ({price.kind}, {price.as_of}{stale})"
 
 
 def key_specs(part: Part) -> str:

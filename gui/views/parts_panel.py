@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from core.models.analysis import Analysis
 from core.models.cost import PriceLine
 from core.models.parts import Part
-from core.text.cost import ORIGIN_TEXT, total_text
+from core.text.cost import ORIGIN_TEXT, stale_text, total_text
 from core.text.money import Money
 from core.text.parts import key_specs
 from gui.views import plain
@@ -105,10 +105,11 @@ class PartsPanel(QWidget):
             self.enter_button.setText(f"Enter a price for {unknown[0].name}…")
 
     def _fill_row(self, row: int, line: PriceLine, part: Part | None, money: Money) -> None:
+        stale = f", {stale_text(line)}" if line.stale else ""
         price = (
             ENTER_ONE
             if line.unit_usd is None
-            else f"{money(line.unit_usd)} ({line.kind}, {line.as_of})"
+            else f"{money(line.unit_usd)} ({line.kind}, {line.as_of}{stale})"
         )
         source = f"{ORIGIN_TEXT[line.origin]}: {line.source}"
         has_used = part is not None and part.used_price is not None

@@ -72,7 +72,7 @@ def test_unpriced_part_says_enter_one_and_the_entry_applies_everywhere(
     assert next(x for x in lines if x.part_id == UNPRICED_GPU).origin == "override"
     # The same override file the command line reads.
     assert rigforge(["prices", "show", "--json", "--category", "gpu"]) == 0
-    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["parts"]}
     assert rows[UNPRICED_GPU]["usd"] == 4999.0 and rows[UNPRICED_GPU]["origin"] == "override"
     assert user_overrides_path().exists()
 

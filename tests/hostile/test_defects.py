@@ -235,7 +235,7 @@ def test_an_old_overrides_file_with_a_bad_entry_does_not_crash(
         )
     )
     assert rigforge(["prices", "show", "--overrides", str(overrides), "--json"]) == 0
-    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["parts"]}
     assert rows["rtx-4090"]["origin"] == "catalog"  # the bad override is ignored
 
 

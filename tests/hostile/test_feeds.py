@@ -63,7 +63,7 @@ def test_prices_update_command(
     # `prices show` still works whatever the feed was (nothing invalid was cached)
     with bounded():
         assert rigforge(["prices", "show", "--cache-dir", str(tmp_path), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = json.loads(capsys.readouterr().out)["parts"]
     assert any(r["id"] == "rtx-4090" for r in rows)
 
 

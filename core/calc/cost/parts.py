@@ -8,6 +8,8 @@ part id (``Catalog.price_origins``), which then wins everywhere.
 
 from __future__ import annotations
 
+from datetime import date
+
 from core.catalog import Catalog
 from core.models.build import Build
 from core.models.common import Price
@@ -41,8 +43,12 @@ def effective_price(
     return part.price, "catalog"
 
 
-def price_lines(build: Build, catalog: Catalog | None = None) -> tuple[PriceLine, ...]:
-    """One line per part with quantity, price, date, kind, source and origin."""
+def price_lines(
+    build: Build, catalog: Catalog | None = None, today: date | None = None
+) -> tuple[PriceLine, ...]:
+    """One line per part with quantity, price, date, kind, source, origin and age (stale
+    when observed more than a year before ``today``, by default the system's date)."""
+    today = today or date.today()
     lines = []
     for quantity, part in build.bill_of_materials():
         used = build.is_used(part)
@@ -60,6 +66,8 @@ def price_lines(build: Build, catalog: Catalog | None = None) -> tuple[PriceLine
                 source=price.source,
                 origin=origin,
                 condition="used" if used else "new",
+                stale=price.stale(today),
+                age_days=price.age_days(today),
             )
         )
     return tuple(lines)

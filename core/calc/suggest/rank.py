@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 import numpy as np
 import numpy.typing as npt
@@ -115,9 +116,11 @@ def pick_spread(
 
 
 def reasons_for(
-    candidates: list[Candidate], budget_usd: float
+    candidates: list[Candidate], budget_usd: float, today: date | None = None
 ) -> tuple[tuple[Suggestion, ...], Suggestion | None]:
-    """Suggestions cheapest first with their reasons, and the best cost per throughput."""
+    """Suggestions cheapest first with their reasons, and the best cost per throughput;
+    a build resting on a price over a year old (before ``today``) says which."""
+    today = today or date.today()
     ordered = sorted(candidates, key=lambda c: (c.cost_usd, -c.throughput))
     front: list[Candidate] = []
     for candidate in ordered:  # the full model can reorder throughput slightly: re-filter
@@ -185,6 +188,9 @@ def reasons_for(
                     },
                 )
             )
+        stale = _stale_parts(candidate.build, today)
+        if stale:
+            reasons.append(Reason(code="stale_prices", numbers={"parts": stale}))
         if candidate.binding is not None:
             reasons.append(candidate.binding)
         suggestions.append(
@@ -202,3 +208,12 @@ def reasons_for(
             )
         )
     return tuple(suggestions), suggestions[best_index]
+
+
+def _stale_parts(build: Build, today: date) -> str:
+    """The build's parts whose price (used where bought used) is over a year old:
+    "GeForce RTX 4090 (msrp, 2022-10-12), …"; "" when none."""
+    from core.calc.cost.parts import price_lines
+
+    lines = price_lines(build, today=today)
+    return ", ".join(f"{line.name} ({line.kind}, {line.as_of})" for line in lines if line.stale)

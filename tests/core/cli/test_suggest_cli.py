@@ -45,7 +45,7 @@ def test_prices_show_marks_override(tmp_path: Path, capsys: pytest.CaptureFixtur
             cache,
         ]
     )
-    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)["parts"]}
     assert rows["corsair-rm850x-2021"]["origin"] == "override"
     assert rows["corsair-rm850x-2021"]["usd"] == 100
     other = load_catalog().psu("corsair-rm1000x-2021")
