@@ -70,6 +70,11 @@ COMMANDS: tuple[Command, ...] = (
         "Search the catalog for the builds with the best cost per throughput within a budget.",
     ),
     Command(
+        "import",
+        "core.cli.import_",
+        "Make a build file from a PCPartPicker part list (its Markdown or Text export).",
+    ),
+    Command(
         "prices",
         "core.cli.prices",
         "Update part prices from a JSON price feed, show them, or override one part's price.",

@@ -13,7 +13,14 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import Field
 
-from core.models.build import MAX_DRIVES, MAX_GPUS, MAX_NAME
+from core.models.build import (
+    MAX_DRIVES,
+    MAX_GPUS,
+    MAX_NAME,
+    MAX_SHIPPING_USD,
+    MAX_TAX_PCT,
+    Quote,
+)
 from core.models.common import Frozen, PartId
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Riser
 from core.models.session import MAX_BUILDS, MAX_NOTES, MAX_TITLE
@@ -21,7 +28,7 @@ from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
 
 FORMAT_NAME = "rigforge"
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 
 P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case, Riser)
 
@@ -57,13 +64,17 @@ class BuildRecord(Frozen):
     """One riser or extension cable per GPU (absent: the GPUs sit in their slots)."""
     used: Annotated[tuple[PartId, ...], Field(max_length=16)] = ()
     """Ids of parts bought second-hand (their used price applies)."""
+    quotes: Annotated[tuple[Quote, ...], Field(max_length=32)] = ()
+    """Vendor and quote reference per part (version 4)."""
+    tax_pct: Annotated[float, Field(ge=0, le=MAX_TAX_PCT)] | None = None
+    shipping_usd: Annotated[float, Field(ge=0, le=MAX_SHIPPING_USD)] | None = None
 
 
 class Document(Frozen):
     """The whole file, as written by this version of RigForge."""
 
     format: Literal["rigforge"] = "rigforge"
-    version: Literal[3] = 3
+    version: Literal[4] = 4
     kind: Literal["build", "comparison"] = "build"
     title: Annotated[str, Field(max_length=MAX_TITLE)] = ""
     notes: Annotated[str, Field(max_length=MAX_NOTES)] = ""
@@ -79,6 +90,6 @@ def json_schema() -> dict[str, Any]:
     """JSON Schema of the current format, generated from the models."""
     schema = Document.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://rigforge.invalid/schema/rigforge-3.json"
+    schema["$id"] = "https://rigforge.invalid/schema/rigforge-4.json"
     schema["title"] = "RigForge build file, version 3"
     return schema

@@ -93,14 +93,27 @@ def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list
         return snapshot
     if in_catalog is None:
         notices.append(f"{snapshot.name} ({ref.id}) is not in this catalog; using the file's copy.")
-    elif in_catalog != snapshot:
+    elif in_catalog == snapshot:
+        return in_catalog  # the same values: the one shared object (work on it is reused)
+    elif _without_prices(in_catalog) == _without_prices(snapshot):
+        notices.append(PRICED_IN_FILE)  # only the price differs: the file's dated price
+    else:
         notices.append(
             f"The catalog's data for {snapshot.name} differs from the file's; "
             "the file's values are used so the numbers match the sender's."
         )
-    else:
-        return in_catalog  # the same values: the one shared object (work on it is reused)
     return snapshot
+
+
+PRICED_IN_FILE = (
+    "Some parts carry their own dated prices in the file (a quote, an imported list); "
+    "those prices are used rather than the catalog's."
+)
+_PRICE_FIELDS = {"price", "used_price", "observations"}
+
+
+def _without_prices(part: Part) -> dict[str, Any]:
+    return part.model_dump(exclude=_PRICE_FIELDS)
 
 
 def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: list[str]) -> Build:

@@ -10,6 +10,9 @@ Version history:
 3. Snapshot keys say the unit they hold: a GPU's ``vram_gb``, a memory kit's
    ``module_gb`` and a CPU's or board's ``max_memory_gb`` were binary gigabytes and are
    now ``vram_gib``, ``module_gib`` and ``max_memory_gib`` (same numbers).
+4. A build may say where each part is bought (``quotes``: vendor and quote reference),
+   the order's ``tax_pct`` and ``shipping_usd``; a part snapshot may carry its dated
+   price ``observations``. A version-3 document is a version-4 one as it is.
 
 Each step is a pure function from the dict of version N to version N + 1.
 """
@@ -84,7 +87,11 @@ def _v2_to_v3(doc: Raw) -> Raw:
     return doc
 
 
-STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: Raw) -> Raw:
+    return {**doc, "version": 4}
+
+
+STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """``STEPS[n]`` turns a version-n document into version n + 1."""
 
 

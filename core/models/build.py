@@ -47,6 +47,19 @@ class DriveSelection(Frozen):
     count: Annotated[int, Field(ge=1, le=MAX_DRIVES)] = 1
 
 
+class Quote(Frozen):
+    """Where one part of the build is bought: the vendor and the quote or order reference
+    purchasing will cite (both free text, either may be empty)."""
+
+    part_id: PartId
+    vendor: Annotated[str, Field(max_length=120)] = ""
+    reference: Annotated[str, Field(max_length=120)] = ""
+
+
+MAX_TAX_PCT = 50.0
+MAX_SHIPPING_USD = 1_000_000.0
+
+
 class Build(Frozen):
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)] = "Untitled build"
     gpu: GPU
@@ -70,15 +83,25 @@ class Build(Frozen):
     used: Annotated[tuple[PartId, ...], Field(max_length=16)] = ()
     """Ids of the build's parts bought second-hand: their used price applies (unknown when
     the part has none). Ids of parts not in the build are dropped."""
+    quotes: Annotated[tuple[Quote, ...], Field(max_length=32)] = ()
+    """Vendor and quote reference per part, for the purchase sheet (parts not in the build
+    are dropped)."""
+    tax_pct: Annotated[float, Field(ge=0, le=MAX_TAX_PCT)] | None = None
+    """Sales tax on the parts, per cent (``None``: not stated)."""
+    shipping_usd: Annotated[float, Field(ge=0, le=MAX_SHIPPING_USD)] | None = None
+    """Shipping for the whole order, USD (``None``: not stated)."""
 
     @model_validator(mode="after")
     def _limits(self) -> Build:
-        if self.used:
-            # A part swapped out takes its "bought used" mark with it.
+        if self.used or self.quotes:
+            # A part swapped out takes its "bought used" mark and its quote with it.
             ids = {part.id for _quantity, part in self.bill_of_materials()}
             kept = tuple(dict.fromkeys(i for i in self.used if i in ids))
             if kept != self.used:
                 object.__setattr__(self, "used", kept)  # still being validated: not shared yet
+            quotes = tuple({q.part_id: q for q in self.quotes if q.part_id in ids}.values())
+            if quotes != self.quotes:
+                object.__setattr__(self, "quotes", quotes)
         if self.drive_count > MAX_DRIVES:
             raise ValueError(f"at most {MAX_DRIVES} drives in one build")
         if self.nvlink_bridges > self.gpu_count // 2:
@@ -95,6 +118,10 @@ class Build(Frozen):
         ):
             raise ValueError("gpu_power_limit_w must be within 20-150 % of the board power")
         return self
+
+    def quote(self, part_id: str) -> Quote | None:
+        """Where part ``part_id`` is bought, when the user said."""
+        return next((q for q in self.quotes if q.part_id == part_id), None)
 
     @property
     def drive_count(self) -> int:

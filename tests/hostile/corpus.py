@@ -194,7 +194,7 @@ def _folder(folder: Path) -> Path:
 
 def _dumps_with_duplicate_key() -> bytes:
     text = json.dumps(VALID)
-    return text.replace('"version": 3,', '"version": 3, "version": 2,', 1).encode()
+    return text.replace('"version": 4,', '"version": 4, "version": 2,', 1).encode()
 
 
 def document_cases() -> list[Case]:

@@ -70,7 +70,7 @@ def test_check(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_convert(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "converted.json"
-    argv = ["convert", str(case.path(tmp_path)), "--to-version", "3", "-o", str(out_file)]
+    argv = ["convert", str(case.path(tmp_path)), "--to-version", "4", "-o", str(out_file)]
     status, _out, err = _run(capsys, argv)
     _assert_outcome(case, "convert", status, err)
     assert out_file.exists() == (case.expect == "opens")

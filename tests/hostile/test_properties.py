@@ -135,7 +135,7 @@ def test_arbitrary_json_loads_or_is_refused(document: Any) -> None:
 @FUZZ
 @given(st.dictionaries(st.sampled_from(sorted(VALID)), JSON, max_size=8))
 def test_documents_with_the_right_header_load_or_are_refused(fields: dict[str, Any]) -> None:
-    _accepted_round_trips(_encode({**fields, "format": "rigforge", "version": 3}))
+    _accepted_round_trips(_encode({**fields, "format": "rigforge", "version": 4}))
 
 
 @FUZZ

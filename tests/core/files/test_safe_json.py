@@ -97,6 +97,6 @@ def test_a_file_of_a_million_empty_builds_is_refused_at_once() -> None:
     from core.catalog import load_catalog
     from core.files.io import parse_document
 
-    data = b'{"format": "rigforge", "version": 3, "builds": [' + b",".join([b"{}"] * 90_000)
+    data = b'{"format": "rigforge", "version": 4, "builds": [' + b",".join([b"{}"] * 90_000)
     with pytest.raises(FileFormatError, match="90,000 builds; a file holds at most 64"):
         parse_document(data + b"]}", load_catalog())
