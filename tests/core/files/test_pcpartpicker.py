@@ -71,7 +71,7 @@ def test_a_gpu_the_catalog_lacks_names_the_closest_ones() -> None:
         "Video Card: Sparkle Intel Arc A770 TITAN OC 16 GB Video Card\n"
         "CPU: AMD Ryzen 9 7950X 4.5 GHz 16-Core Processor\n"
     )
-    with pytest.raises(RigForgeError, match="Arc A770 TITAN OC.*closest in the catalog"):
+    with pytest.raises(RigForgeError, match=r"Arc A770 TITAN OC.*closest in the catalog"):
         _import(text)
 
 
