@@ -39,7 +39,7 @@ def parse_catalog_file(name: str, text: str) -> list[Part]:
         label = entry.get("id") if isinstance(entry, dict) else None
         where = f"{name}: entry {label!r}" if label else f"{name}: entry #{index}"
         try:
-            parts.append(model.model_validate(entry))
+            parts.append(model.model_validate(entry).with_newest_prices())
         except ValidationError as error:
             raise CatalogError(f"{where}: {validation_message(error)}") from None
     return parts

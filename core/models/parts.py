@@ -60,9 +60,25 @@ class Part(Frozen):
     used_price: Price | None = None
     """A dated survey of second-hand listings (``kind`` "used") for parts people buy used."""
     observations: tuple[Price, ...] = ()
-    """Every dated price the sources give (``msrp``, ``street``, ``used``). ``price`` is the
-    newest new-part one among them and the entry's own ``price``; ``used_price`` the
-    newest used one (``_newest_prices``)."""
+    """Every dated price the sources give (``msrp``, ``street``, ``used``). The catalog
+    loader makes the newest new-part one (or the entry's own ``price``, if newer) the
+    part's ``price`` and the newest used one its ``used_price`` (``with_newest_prices``);
+    a saved part keeps the price it was saved with."""
+
+    def with_newest_prices(self) -> Part:
+        """This part priced at its newest observations (what a buyer pays today)."""
+        if not self.observations:
+            return self
+        new = newest([self.price, *(o for o in self.observations if o.kind in ("msrp", "street"))])
+        used_seen = [o for o in self.observations if o.kind == "used"]
+        used = newest([*([self.used_price] if self.used_price else []), *used_seen])
+        update: dict[str, Price] = {}
+        if new is not None and new is not self.price:
+            update["price"] = new
+        if used is not None and used is not self.used_price:
+            update["used_price"] = used
+        return self.model_copy(update=update) if update else self
+
     maker: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     """Who makes the part as sold (NVIDIA for a Founders Edition, ASUS for a board)."""
     part_number: Annotated[str, Field(min_length=1, max_length=80)] | None = None
@@ -71,21 +87,6 @@ class Part(Frozen):
     notes: Annotated[str, Field(max_length=4000)] = ""
     custom: bool = False
     """True for parts the user defined, not taken from the catalog."""
-
-    @model_validator(mode="after")
-    def _newest_prices(self) -> Part:
-        """The newest observations stand as the part's prices (the catalog keeps the history
-        it read; what a buyer pays today is the latest)."""
-        if not self.observations:
-            return self
-        new = newest([self.price, *(o for o in self.observations if o.kind in ("msrp", "street"))])
-        used_seen = [o for o in self.observations if o.kind == "used"]
-        used = newest([*([self.used_price] if self.used_price else []), *used_seen])
-        if new is not None and new is not self.price:
-            object.__setattr__(self, "price", new)
-        if used is not None and used is not self.used_price:
-            object.__setattr__(self, "used_price", used)
-        return self
 
     @model_validator(mode="after")
     def _used_price_kind(self) -> Part:
@@ -109,6 +110,9 @@ class TensorTflops(Frozen):
     int8_tops: TFLOPS | None = None
     fp16_acc16: TFLOPS | None = None
     """FP16 with FP16 accumulate (GeForce cards run it at twice the FP32-acc rate)."""
+    fp4: TFLOPS | None = None
+    """FP4 (Blackwell's NVFP4/MXFP4), dense; ``None`` where the GPU lacks it or no source
+    gives it."""
 
 
 class GPU(Part):

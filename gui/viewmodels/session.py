@@ -9,6 +9,7 @@ replaces the current one through the undo stack, so undo restores whole sessions
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -67,7 +68,11 @@ def part_edit_text(field: str, name: str) -> str:
 
 
 class SessionCommand(QUndoCommand):
-    """Replace the whole session; undo puts the one before back."""
+    """Replace the whole session; undo puts the one before back.
+
+    The command holds its view-model's setter weakly: the view-model owns the undo stack
+    that owns the command, and a strong reference back would make a cycle only Python's
+    collector can break, in an order that lets Qt delete the stack under it."""
 
     def __init__(
         self,
@@ -78,17 +83,22 @@ class SessionCommand(QUndoCommand):
         merge_key: str | None = None,
     ) -> None:
         super().__init__(text)
-        self._setter = setter
+        self._setter_ref = weakref.WeakMethod(setter)
         self.before = before
         self.after = after
         self._id = merge_id(merge_key) if merge_key else -1
         self.made = self.last = time.monotonic()
 
+    def _set(self, session: Session) -> None:
+        setter = self._setter_ref()
+        if setter is not None:
+            setter(session)
+
     def redo(self) -> None:
-        self._setter(self.after)
+        self._set(self.after)
 
     def undo(self) -> None:
-        self._setter(self.before)
+        self._set(self.before)
 
     def id(self) -> int:
         return self._id

@@ -156,8 +156,9 @@ def test_gpu_table_sorts_numerically_with_unknowns_last(window: MainWindow) -> N
 
     # derived columns: price per GB of VRAM and per 16-bit TFLOPS
     row = row_ids(dialog).index("rtx-4090")
-    assert dialog.cell(row, "$/GB VRAM") == "$66.62"  # $1,599 / 24 GB
-    assert dialog.cell(row, "$/TFLOPS") == "$9.68"  # $1,599 / 165.2
+    # the catalog's newest RTX 4090 price: $3,395 (Newegg, 2026-03-06)
+    assert dialog.cell(row, "$/GB VRAM") == "$141"  # $3,395 / 24 GB = $141.46
+    assert dialog.cell(row, "$/TFLOPS") == "$20.55"  # $3,395 / 165.2 TFLOPS
     # greyed rows name their reason
     module = row_ids(dialog).index("h100-sxm5-80gb")
     assert dialog.greyed(module) and "baseboard" in dialog.cell(module, "Fit")

@@ -206,14 +206,14 @@ def test_a_failed_update_keeps_the_prices(
 
 def test_prices_are_listed_by_category_then_name_with_a_dollar_sign(window: MainWindow) -> None:
     """The list opens sorted by category and, within one, by part name A to Z; a known
-    price reads as money ("$1,599.00"), an unknown one as "unknown"."""
+    price reads as money ("$3,395.00"), an unknown one as "unknown"."""
     dialog = window.open_prices()
     proxy = dialog.proxy
     rows = [(proxy.index(r, 1).data(), proxy.index(r, 0).data()) for r in range(proxy.rowCount())]
     assert rows == sorted(rows, key=lambda r: (r[0], r[1].casefold()))
     prices = [proxy.index(r, 2).data() for r in range(proxy.rowCount())]
     assert all(p == "unknown" or p.startswith("$") for p in prices)
-    assert "$1,599.00" in prices  # the RTX 4090's MSRP (NVIDIA, October 2022)
+    assert "$3,395.00" in prices  # the RTX 4090 at Newegg, 2026-03-06 (the newest price)
 
 
 def test_a_price_out_of_range_is_refused_in_words(window: MainWindow) -> None:
@@ -233,12 +233,12 @@ def test_a_price_out_of_range_is_refused_in_words(window: MainWindow) -> None:
 
 def test_a_new_price_relabels_the_part_pickers(window: MainWindow) -> None:
     """The GPU picker names each card with its price: after an override it shows the
-    new one (it kept "$1,599" for the RTX 4090)."""
+    new one (it kept "$3,395" for the RTX 4090)."""
     picker = window.build_editor.pickers["gpu"]
     assert window.view_models.prices.set_price("rtx-4090", 1299.0) is None
     picker.flush()
     label = picker.combo.itemText(picker.combo.findData("rtx-4090"))
-    assert "$1,299" in label and "$1,599" not in label, label
+    assert "$1,299" in label and "$3,395" not in label, label
 
 
 def test_a_build_keeps_its_colour_on_the_scatter(window: MainWindow) -> None:

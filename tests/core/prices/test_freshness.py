@@ -18,8 +18,8 @@ TODAY = date(2026, 12, 7)
 
 def _gpu(**update: object) -> GPU:
     base = load_catalog().gpu("rtx-4090")
-    data = base.model_dump() | update
-    return GPU.model_validate(data)
+    data = base.model_dump() | {"observations": []} | update
+    return GPU.model_validate(data).with_newest_prices()  # as the catalog loader does
 
 
 def _price(usd: float, day: str, kind: str = "street") -> dict[str, object]:

@@ -117,7 +117,9 @@ def test_default_build_has_a_complete_dated_total() -> None:
     assert report.parts.total_usd == pytest.approx(sum(line.line_usd or 0 for line in report.lines))
     gpu_line = next(line for line in report.lines if line.part_id == "rtx-4090")
     assert gpu_line.quantity == 2
-    assert gpu_line.line_usd == pytest.approx(2 * 1599)  # NVIDIA's launch price
+    newest = catalog.gpu("rtx-4090").price  # the newest dated new-card price the catalog has
+    assert gpu_line.line_usd == pytest.approx(2 * (newest.usd or 0))
+    assert gpu_line.as_of == newest.as_of
     assert gpu_line.origin == "catalog"
     assert report.tco_usd == pytest.approx(
         report.parts.total_usd + 3 * (report.electricity_usd_per_year or 0)
