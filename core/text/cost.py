@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from core.models.build import Build
 from core.models.cost import CostReport, PriceLine
 from core.models.suggest import Reason, SkipCounts, SuggestResult
 from core.prices.models import Rejection, UpdateResult
@@ -94,6 +95,31 @@ def cloud_text(report: CostReport, money: Money = USD) -> str | None:
             else f"owning breaks even after {months:.1f} months"
         )
     )
+
+
+def order_rows(build: Build, report: CostReport, money: Money = USD) -> list[tuple[str, str]]:
+    """Subtotal, tax, shipping and the order total, for a purchase sheet; a figure the
+    build does not state reads "not stated", an unknown subtotal keeps the total unknown."""
+    subtotal = report.parts.total_usd
+    rows = [("Subtotal", total_text(report, money))]
+    tax = None
+    if build.tax_pct is None:
+        rows.append(("Tax", "not stated"))
+    elif subtotal is not None:
+        tax = subtotal * build.tax_pct / 100.0
+        rows.append((f"Tax ({build.tax_pct:g} %)", money(tax)))
+    else:
+        rows.append((f"Tax ({build.tax_pct:g} %)", "unknown (the subtotal is unknown)"))
+    shipping = build.shipping_usd
+    rows.append(("Shipping", "not stated" if shipping is None else money(shipping)))
+    if subtotal is None:
+        rows.append(("Order total", "unknown"))
+    else:
+        total = subtotal + (tax or 0.0) + (shipping or 0.0)
+        stated = [w for w, v in (("tax", build.tax_pct), ("shipping", shipping)) if v is None]
+        note = f" (without {' and '.join(stated)})" if stated else ""
+        rows.append(("Order total", money(total) + note))
+    return rows
 
 
 def cost_lines(report: CostReport, money: Money = USD) -> list[str]:

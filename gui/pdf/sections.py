@@ -7,10 +7,10 @@ from core.fields import workload_rows
 from core.models.parts import Part
 from core.models.workload import Workload
 from core.text.checks import SEVERITY_LABELS, check_title, render_reason
-from core.text.cost import total_text
+from core.text.cost import order_rows, stale_text, total_text
 from core.text.fixes import fix_text
 from core.text.inference import BOTTLENECK_TEXT, rate, seconds
-from core.text.parts import UNKNOWN, key_specs
+from core.text.parts import UNKNOWN
 from core.text.power import basis_text
 from core.text.sources import References, numbers_text
 from core.text.summary import (
@@ -71,39 +71,47 @@ def summary_html(sheet: BuildSheet, b: SheetBuild) -> str:
 def part_identity(part: Part) -> str:
     """Maker and part number, as a purchase order names the part."""
     maker = part.maker or "maker not listed"
-    number = f"part no. {part.part_number}" if part.part_number else "part no. not sourced"
+    number = f"MPN {part.part_number}" if part.part_number else "no maker part number found"
     return f"{maker} \u00b7 {number}"
 
 
 def parts_html(sheet: BuildSheet, b: SheetBuild, refs: References) -> str:
+    """The purchase lines: part with its maker and part number, quantity, unit price with
+    its kind, date and age, vendor and quote reference, line total; then the subtotal,
+    tax, shipping and order total."""
     money = sheet.money
+    build = b.analysis.build
     rows: list[list[Cell]] = []
-    specs = {part.id: (part, key_specs(part)) for _q, part in b.analysis.build.bill_of_materials()}
+    parts = {part.id: part for _q, part in build.bill_of_materials()}
     for line in b.cost.lines:
-        part, spec = specs[line.part_id]
+        part = parts[line.part_id]
         if line.unit_usd is not None:
-            basis = f"{line.kind}, {line.as_of} {numbers_text([refs.cite(line.source)])}"
+            stale = f", {stale_text(line)}" if line.stale else ""
+            cite = numbers_text([refs.cite(line.source)])
+            used = " (used)" if line.condition == "used" else ""
+            basis = f"{line.kind}{used}, {line.as_of}{stale} {cite}"
         else:
             basis = "no source"
+        quote = build.quote(line.part_id)
+        where = "\n".join(x for x in (quote.vendor, quote.reference) if x) if quote else ""
         rows.append(
             [
                 str(line.quantity),
                 line.name + (" (custom)" if part.custom else "") + "\n" + part_identity(part),
-                spec,
                 money(line.unit_usd),
                 basis,
+                where,
                 money(line.line_usd),
             ]
         )
-    cost = b.cost.parts
-    total = total_text(b.analysis.cost, money)  # paper: no "enter one"
     html = table(
-        ("Qty", "Part", "Key specs", "Unit price", "Price basis", "Line total"),
+        ("Qty", "Part", "Unit price", "Price basis", "Vendor, quote", "Line total"),
         rows,
-        numeric=(0, 3, 5),
-        widths=("5%", "26%", "31%", "11%", "15%", "12%"),
-        total=["", "Total", "", "", "", total],
+        numeric=(0, 2, 5),
+        widths=("5%", "37%", "11%", "20%", "15%", "12%"),
     )
+    html += key_values(order_rows(build, b.analysis.cost, money))
+    cost = b.cost.parts
     if not cost.complete:
         html += para(
             "A part without a source for its price is shown as \u201cunknown\u201d; the total "
@@ -111,11 +119,12 @@ def parts_html(sheet: BuildSheet, b: SheetBuild, refs: References) -> str:
             f"{money(cost.priced_usd)}.",
             "muted",
         )
-    html += para(
-        "Numbers in brackets point to the list of sources at the end of this sheet.", "muted"
-    )
-    if money.note():
-        html += para(money.note() + ".", "muted")
+    if any(line.stale for line in b.cost.lines):
+        html += para(
+            "A price marked stale was observed more than a year ago: check today's price "
+            "before ordering.",
+            "muted",
+        )
     return html
 
 
