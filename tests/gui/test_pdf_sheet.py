@@ -245,8 +245,8 @@ def test_part_lines_name_maker_and_part_number_and_sources_are_numbered(
 
 
 def test_a_part_new_in_one_build_and_used_in_another_cites_both_prices(qtbot: QtBot) -> None:
-    """The RTX 4090 new (its newest street price) in one build and used (the dated eBay survey) in the
-    other: the sources table gives the card both price numbers."""
+    """The RTX 4090 new (its newest street price) in one build and used (the dated eBay
+    survey) in the other: the sources table gives the card both price numbers."""
     catalog = load_catalog()
     data = resources.files("resources.examples").joinpath("single-rtx-4090.json").read_bytes()
     session = parse_document(data, catalog).session
