@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from core.models.build import Build
 from core.models.common import Price
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Part
 from core.text.money import USD
@@ -73,3 +74,9 @@ def key_specs(part: Part) -> str:
             f"GPU ≤ {fmt_num(part.max_gpu_length_mm, 'mm')}, {part.expansion_slots} slots, {boards}"
         )
     return ""
+
+
+def auto_build_name(build: Build) -> str:
+    """The name RigForge gives a build from its GPUs ("2× GeForce RTX 4090 workstation");
+    a build still carrying it is renamed when its GPUs change."""
+    return f"{build.gpu_count}× {build.gpu.name} workstation"

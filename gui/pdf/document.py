@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from core.models.parts import Part
 from core.text.checks import SEVERITY_LABELS
 from core.text.cost import per_kwh_text, total_text
@@ -118,17 +121,44 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
         _comparison_row(f"TCO, {builds[0].cost.years} years", each(tco)),
         _comparison_row("Cloud break-even", each(breakeven)),
     ]
-    names = [b.name + (" (baseline)" if i == 0 else "") for i, b in enumerate(builds)]
+    best = best_value(builds)
+    names = [
+        b.name + (" (baseline)" if i == 0 else "") + (" \u2605 best value" if b is best else "")
+        for i, b in enumerate(builds)
+    ]
     share = f"{72 // len(builds)}%"
-    html = heading(2, "Comparison") + table(
-        ("", *names),
-        rows,
-        numeric=tuple(range(1, len(builds) + 1)),
-        widths=("28%", *([share] * len(builds))),
+    verdict = (
+        f"Best value: {best.name}, {cost_per_unit_figure(best.analysis, money).value} "
+        f"{cost_per_unit_figure(best.analysis, money).detail} (the lowest cost per unit of "
+        "throughput among the builds that work)."
+        if best is not None
+        else "No build both works and has a known cost per unit of throughput: none is "
+        "marked as the best value."
+    )
+    html = (
+        heading(2, "Comparison")
+        + para(verdict)
+        + table(
+            ("", *names),
+            rows,
+            numeric=tuple(range(1, len(builds) + 1)),
+            widths=("28%", *([share] * len(builds))),
+        )
     )
     if has_chart:
         html += image("comparison-cost", CHART_WIDTH, 70 + 34 * len(builds))
     return html
+
+
+def best_value(builds: Sequence[SheetBuild]) -> SheetBuild | None:
+    """The build with the lowest cost per unit of throughput among those that work (no
+    failed check) and have one; ``None`` when none does."""
+    known = [
+        b
+        for b in builds
+        if b.analysis.verdict != "fail" and b.analysis.cost.per_throughput_usd is not None
+    ]
+    return min(known, key=lambda b: b.analysis.cost.per_throughput_usd or 0.0, default=None)
 
 
 def assumptions_html(sheet: BuildSheet, refs: References) -> str:
@@ -164,6 +194,14 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
     return html + sources_html(sheet, refs)
 
 
+def condensed(text: str, limit: int = 150) -> str:
+    """A source in one short line: its first address, or its first words."""
+    address = re.search(r"https?://\S+", text)
+    if address is not None:
+        return address.group(0).rstrip(").,;'\"")
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "\u2026"
+
+
 def sources_html(sheet: BuildSheet, refs: References) -> str:
     """Each part with what its sources are, then the numbered list of those sources."""
     prices: dict[str, list[int]] = {}
@@ -177,13 +215,17 @@ def sources_html(sheet: BuildSheet, refs: References) -> str:
                     cited.append(refs.cite(line.source))
     rows: list[list[Cell]] = []
     for part_id, part in parts.items():
+        if sheet.is_comparison:
+            break  # a comparison cites its prices only: the specs' sources are per build
         cited_prices = prices[part_id]
         words = [f"price {numbers_text(cited_prices)}" if cited_prices else "price: none found"]
         specs = [refs.cite(s) for s in part.sources]
         words.append(f"specs {numbers_text(specs)}" if specs else "specs: none listed")
         rows.append([part.name + "\n" + part_identity(part), "; ".join(words)])
-    html = heading(3, "Parts and their sources")
-    html += table(("Part", "Sources"), rows, widths=("45%", "55%"))
+    html = ""
+    if not sheet.is_comparison:  # a comparison lists the sources once, condensed
+        html += heading(3, "Parts and their sources")
+        html += table(("Part", "Sources"), rows, widths=("45%", "55%"))
     html += heading(3, "Sources")
     html += para(
         "Each source as it was read, led by its publisher; long entries are shortened "
@@ -192,7 +234,8 @@ def sources_html(sheet: BuildSheet, refs: References) -> str:
     )
     items = "".join(
         f"<tr><td width='7%' valign='top'>[{r.number}]</td><td><b>{esc(r.publisher)}</b>. "
-        f"<span class='muted'>{esc(r.text)}</span></td></tr>"
+        f"<span class='muted'>{esc(condensed(r.text) if sheet.is_comparison else r.text)}"
+        "</span></td></tr>"
         for r in refs.items
     )
     return html + f"<table width='100%' cellspacing='0' cellpadding='2'>{items}</table>"

@@ -88,7 +88,7 @@ def parts_html(sheet: BuildSheet, b: SheetBuild, refs: References) -> str:
         if line.unit_usd is not None:
             stale = f", {stale_text(line)}" if line.stale else ""
             cite = numbers_text([refs.cite(line.source)])
-            used = " (used)" if line.condition == "used" else ""
+            used = " (used)" if line.condition == "used" and line.kind != "used" else ""
             basis = f"{line.kind}{used}, {line.as_of}{stale} {cite}"
         else:
             basis = "no source"
@@ -155,9 +155,15 @@ def workload_html(sheet: BuildSheet, w: Workload | None) -> str:
     )
 
 
-def checks_html(b: SheetBuild) -> str:
+def checks_html(b: SheetBuild, problems_only: bool = False) -> str:
+    """Every check, or (``problems_only``, a comparison's build) those that do not pass
+    with a line counting the ones that do."""
     rows: list[list[Cell]] = []
-    for check in b.analysis.checks:
+    shown = [c for c in b.analysis.checks if not problems_only or c.severity != "pass"]
+    passing = len(b.analysis.checks) - len(shown)
+    if problems_only and not shown:
+        return para(f"All {passing} checks pass.")
+    for check in shown:
         rows.append(
             [
                 (SEVERITY_LABELS[check.severity], check.severity),
@@ -166,7 +172,10 @@ def checks_html(b: SheetBuild) -> str:
                 fix_text(check.fix) if check.fix is not None else "",
             ]
         )
-    return table(("Severity", "Check", "Finding", "Fix"), rows, widths=("12%", "31%", "34%", "23%"))
+    html = table(("Severity", "Check", "Finding", "Fix"), rows, widths=("12%", "31%", "34%", "23%"))
+    if problems_only and passing:
+        html += para(f"The other {passing} checks pass.", "muted")
+    return html
 
 
 def serving_performance_html(b: SheetBuild, key: str, charts: set[str]) -> str:
@@ -410,8 +419,21 @@ def build_section(
     """One build's section; images are named ``<key>-<chart>``, ``charts`` says which exist;
     the sources it cites are numbered in ``refs``."""
     if sheet.is_comparison:
-        top = heading(1, b.name, page_break=True)
-    elif sheet.title and sheet.title != b.name:
+        # a comparison's build: what purchasing compares (the figures, the parts, what
+        # does not pass, the cost); the charts and breakdowns are in a one-build sheet
+        return "".join(
+            [
+                heading(1, b.name, page_break=True),
+                summary_html(sheet, b),
+                heading(2, "Parts"),
+                parts_html(sheet, b, refs),
+                heading(2, "Checks that do not pass"),
+                checks_html(b, problems_only=True),
+                heading(2, "Cost"),
+                cost_html(sheet, b),
+            ]
+        )
+    if sheet.title and sheet.title != b.name:
         top = heading(2, f"Build: {b.name}")
     else:
         top = heading(2, "Summary")

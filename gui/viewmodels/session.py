@@ -24,12 +24,13 @@ from core.calc.platform.checks import pick_psu
 from core.catalog import Catalog
 from core.catalog.builds import default_build
 from core.errors import RigForgeError, validation_message
-from core.models.build import MAX_DRIVES, MAX_NAME, PART_FIELDS, Build, DriveSelection
+from core.models.build import MAX_DRIVES, MAX_NAME, PART_FIELDS, Build, DriveSelection, Quote
 from core.models.checks import Fix
 from core.models.parts import Category, Part
 from core.models.session import MAX_BUILDS, Session
 from core.models.settings import AnalysisSettings
 from core.models.workload import Architecture, Workload
+from core.text.parts import auto_build_name
 from core.workloads import custom_decoder, find_preset, make_workload, recipe_settings
 
 INT_FIELDS = {"gpu_count", "psu_count", "cpu_count", "memory_kits", "nvlink_bridges"}
@@ -211,13 +212,17 @@ class SessionViewModel(QObject):
         self, text: str, changes: dict[str, Any], merge_key: str | None = None
     ) -> str | None:
         """Change fields of the shown build (parts as objects); ``None`` or why not."""
-        fields = {**dict(self.build), **changes}
+        current = self.build
+        fields = {**dict(current), **changes}
         for name in INT_FIELDS & changes.keys():
             fields[name] = int(fields[name])
         try:
             build = Build.model_validate(fields)
         except ValidationError as error:
             return self._reject(validation_message(error))
+        if "name" not in changes and current.name == auto_build_name(current):
+            # a name RigForge gave follows the GPUs (the sheet's title says what it is)
+            build = build.model_copy(update={"name": auto_build_name(build)})
         return self.replace(text, self._with_build(build), merge_key)
 
     def set_part(self, field: str, part_id: str | None) -> str | None:
@@ -251,6 +256,29 @@ class SessionViewModel(QObject):
             (p.name for _q, p in self.build.bill_of_materials() if p.id == part_id), part_id
         )
         return self.edit_build(f"Buy {name} {'used' if used else 'new'}", {"used": marked})
+
+    def set_quote(self, part_id: str, vendor: str, reference: str) -> str | None:
+        """Where part ``part_id`` is bought: vendor and quote reference (empty clears)."""
+        vendor, reference = vendor.strip(), reference.strip()
+        kept = tuple(q for q in self.build.quotes if q.part_id != part_id)
+        try:
+            quotes = (
+                (*kept, Quote(part_id=part_id, vendor=vendor, reference=reference))
+                if vendor or reference
+                else kept
+            )
+        except ValidationError as error:  # too long a text
+            return self._reject(validation_message(error))
+        name = next(
+            (p.name for _q, p in self.build.bill_of_materials() if p.id == part_id), part_id
+        )
+        return self.edit_build(f"Set where {name} is bought", {"quotes": quotes})
+
+    def set_order(self, tax_pct: float | None, shipping_usd: float | None) -> str | None:
+        """The order's sales tax (per cent) and shipping (USD); ``None``: not stated."""
+        return self.edit_build(
+            "Set tax and shipping", {"tax_pct": tax_pct, "shipping_usd": shipping_usd}, "order"
+        )
 
     def set_drives(self, drives: tuple[DriveSelection, ...], text: str) -> str | None:
         return self.edit_build(text, {"drives": drives})
@@ -410,6 +438,27 @@ class SessionViewModel(QObject):
         session = self._session.model_copy(update={"builds": builds, "shown": len(builds) - 1})
         problem = self.replace(f"Add build {build.name}", session)
         return len(builds) - 1 if problem is None else problem
+
+    def import_part_list(self, text: str) -> str:
+        """Add a build made from a PCPartPicker part list's text and show it; what was
+        matched, made and left out, in words (``RigForgeError`` names a list that cannot
+        make a build)."""
+        from core.files.pcpartpicker import import_list, parse_list
+        from core.prices.currency import load_currency_table
+
+        parsed = parse_list(text)
+        result = import_list(parsed, self.catalog, load_currency_table())
+        for _item, part in result.made:
+            self._custom[part.id] = part
+        added = self.add_build(result.build)
+        if isinstance(added, str):
+            raise RigForgeError(added)
+        lines = [f"Imported {len(result.matched) + len(result.made)} parts as a new build."]
+        lines += [f"Matched: {i.name} → {p.name}" for i, p in result.matched]
+        lines += [f"Custom part (not in the catalog): {i.name}" for i, _p in result.made]
+        lines += [f"Left out: {i.name} ({why})" for i, why in result.left_out]
+        lines += result.notices
+        return "\n".join(lines)
 
     def duplicate_build(self, index: int) -> int | str:
         """Copy build ``index`` as a variant right after it and show the copy."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 
 from core.errors import FileFormatError, RigForgeError, validation_message
@@ -29,6 +29,7 @@ SETTINGS_FILE = "settings.json"
 MAX_SETTINGS_BYTES = 64 * 1024
 
 Theme = Literal["light", "dark"]
+Paper = Literal["auto", "a4", "letter"]
 Units = Literal["metric", "imperial"]
 
 
@@ -40,6 +41,17 @@ class AppSettings(Frozen):
     units: Units = "metric"
     document_defaults: AnalysisSettings = AnalysisSettings()
     """Circuit, electricity price and utilization a new document starts with."""
+    paper: Paper = "auto"
+    """The build sheet's paper: ``auto`` is US Letter for a document on a North American
+    circuit (120 V), A4 otherwise."""
+    preparer: Annotated[str, Field(max_length=120)] = ""
+    """Who the build sheet says prepared it ("Prepared by"); empty: no such line."""
+
+    def paper_for(self, circuit: str) -> str:
+        """The paper to print a document on ``circuit`` on: "a4" or "letter"."""
+        if self.paper != "auto":
+            return self.paper
+        return "letter" if circuit.startswith("us-") else "a4"
 
     def length(self, mm: float | None) -> str:
         if mm is None:

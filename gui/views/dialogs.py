@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from gui.views import plain
@@ -63,5 +64,15 @@ def show_error(parent: QWidget | None, title: str, text: str) -> QMessageBox:
         QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent
     )
     box.setObjectName("fileErrorBox")
+    box.open()
+    return box
+
+
+def show_info(parent: QWidget | None, title: str, text: str) -> QMessageBox:
+    """Show ``text`` (plain) in a window-modal information box without blocking."""
+    box = plain.message_box(
+        QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok, parent
+    )
+    box.setWindowModality(Qt.WindowModality.WindowModal)
     box.open()
     return box

@@ -7,11 +7,10 @@ under a wait cursor; the chart widgets it draws with must live there anyway.
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu
 
@@ -20,19 +19,6 @@ from gui.pdf import BuildSheet, export_sheet, sheet_from_analyses
 from gui.viewmodels.root import ViewModels
 
 FILTERS = {"PDF, A4 (*.pdf)": "a4", "PDF, US Letter (*.pdf)": "letter"}
-
-
-def default_paper() -> str:
-    """Letter where the locale measures in US units, A4 elsewhere."""
-    us = QLocale().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
-    return "letter" if us else "a4"
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return ""
 
 
 class ExportActions(QObject):
@@ -63,14 +49,20 @@ class ExportActions(QObject):
         stem = document.path.stem if document.path else "build-sheet"
         start = str((document.path.parent if document.path else Path.home()) / f"{stem}.pdf")
         filters = list(FILTERS)
-        if default_paper() == "letter":
+        if self.default_paper() == "letter":
             filters.reverse()
         name, chosen = QFileDialog.getSaveFileName(
             self._window, "Export Build Sheet", start, ";;".join(filters), filters[0]
         )
         if name:
             path = Path(name) if name.lower().endswith(".pdf") else Path(name + ".pdf")
-            self.export_to(path, FILTERS.get(chosen, default_paper()))
+            self.export_to(path, FILTERS.get(chosen, self.default_paper()))
+
+    def default_paper(self) -> str:
+        """The paper Settings name: Letter for a document on a US circuit unless the user
+        chose one."""
+        vms = self._view_models
+        return vms.settings.settings.paper_for(vms.session.session.settings.circuit)
 
     def sheet(self) -> BuildSheet:
         """The window's builds (the one on screen first), as the window analyses them."""
@@ -85,7 +77,7 @@ class ExportActions(QObject):
             baseline=session.shown,
             title=session.title,
             notes=session.notes,
-            author=_login_name(),
+            author=vms.settings.settings.preparer,
             workload_origin="the workload editor",
             money=vms.settings.money,
         )

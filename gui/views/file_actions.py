@@ -17,6 +17,7 @@ from PySide6.QtCore import QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QProgressDialog
 
+from core.errors import RigForgeError
 from core.files.fetch import FetchLimits
 from core.models.session import Session
 from gui.viewmodels.document import DocumentViewModel, LoadedDocument
@@ -37,9 +38,11 @@ class FileActions(QObject):
         window: QMainWindow,
         document: DocumentViewModel,
         new_session: Callable[[], Session],
+        import_part_list: Callable[[str], str] | None = None,
     ) -> None:
         super().__init__(window)
         self._new_session = new_session
+        self._import_part_list = import_part_list
         self._window = window
         self.document = document
         self.url_limits = FetchLimits()
@@ -57,6 +60,12 @@ class FileActions(QObject):
         self.open_action = self._action("&Open…", QKeySequence.StandardKey.Open, self.open_dialog)
         self.open_url_action = self._action(
             "Open from &URL…", QKeySequence("Ctrl+L"), self.open_url_dialog
+        )
+        self.import_action = self._action(
+            "&PCPartPicker List…", QKeySequence("Ctrl+Shift+I"), self.import_dialog
+        )
+        self.import_action.setStatusTip(
+            "Add a build made from a PCPartPicker part list (its Markdown or Text export)"
         )
         self.save_action = self._action("&Save", QKeySequence.StandardKey.Save, self.save)
         self.save_as_action = self._action(
@@ -83,6 +92,8 @@ class FileActions(QObject):
         menu.addAction(self.open_action)
         menu.addMenu(self.recent_menu)
         menu.addAction(self.open_url_action)
+        import_menu = menu.addMenu("&Import")
+        import_menu.addAction(self.import_action)
         menu.addSeparator()
         menu.addAction(self.save_action)
         menu.addAction(self.save_as_action)
@@ -338,6 +349,40 @@ class FileActions(QObject):
         # signals still queued from them are ignored (they check their loader)
         self.url_loader = self.document_loader = None
         self.progress_dialog = self.open_dialog_box = None
+
+    def import_dialog(self) -> None:
+        """File > Import > PCPartPicker List…: a text file of the list's export."""
+        name, _filter = QFileDialog.getOpenFileName(
+            self._window,
+            "Import PCPartPicker List",
+            "",
+            "PCPartPicker export (*.txt *.md);;All files (*)",
+        )
+        if name:
+            self.import_path(Path(name))
+
+    def import_path(self, path: Path) -> bool:
+        from core.files.safe_json import decode_text
+        from core.files.safe_read import read_limited
+
+        try:
+            text = decode_text(read_limited(path, 2_000_000))
+        except RigForgeError as error:
+            self.show_error("Cannot import the part list", f"{path.name}: {error}")
+            return False
+        return self.import_text(text, path.name)
+
+    def import_text(self, text: str, source: str) -> bool:
+        """Add the build a PCPartPicker list's text makes; say what matched and what not."""
+        if self._import_part_list is None:
+            return False
+        try:
+            summary = self._import_part_list(text)
+        except RigForgeError as error:
+            self.show_error("Cannot import the part list", f"{source}: {error}")
+            return False
+        self.message_box = dialogs.show_info(self._window, "PCPartPicker list imported", summary)
+        return True
 
     def show_error(self, title: str, text: str) -> None:
         self.message_box = dialogs.show_error(self._window, title, text)

@@ -139,7 +139,10 @@ class MainWindow(QMainWindow):
         )
         self.setCentralWidget(self.workspace)
         self.file_actions = FileActions(
-            self, self.document, lambda: new_session(session.catalog, settings)
+            self,
+            self.document,
+            lambda: new_session(session.catalog, settings),
+            session.import_part_list,
         )
         self.export_actions = ExportActions(
             self, view_models, lambda title, text: self.file_actions.show_error(title, text)
@@ -156,6 +159,9 @@ class MainWindow(QMainWindow):
         session.edit_rejected.connect(self._on_session_edit_rejected)
         self.parts_panel.price_entered.connect(self._on_parts_panel_price_entered)
         self.parts_panel.used_toggled.connect(self._on_parts_panel_used_toggled)
+        self.parts_panel.quote_edited.connect(self.session_view_model.set_quote)
+        self.parts_panel.order_edited.connect(self.session_view_model.set_order)
+        self.parts_panel.paste_button.clicked.connect(self._on_parts_panel_paste_clicked)
         self.parts_panel.entry_refused.connect(self._on_parts_panel_entry_refused)
         session.undo_stack.indexChanged.connect(self._on_undo_stack_index_changed)
         settings.settings_changed.connect(self._on_settings_changed)
@@ -252,6 +258,17 @@ class MainWindow(QMainWindow):
 
     def _on_prices_catalog_changed(self, _catalog: object) -> None:
         self.build_editor.refresh_parts()  # the pickers show each part's price
+
+    def _on_parts_panel_paste_clicked(self) -> None:
+        text = QApplication.clipboard().text()
+        if not text.strip():
+            self.statusBar().showMessage(
+                "The clipboard holds no text: copy a PCPartPicker list's Markdown or Text "
+                "export first",
+                8000,
+            )
+            return
+        self.file_actions.import_text(text, "the clipboard")
 
     def _on_parts_panel_used_toggled(self, part_id: str, used: bool) -> None:
         self.session_view_model.set_used(part_id, used)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QHBoxLayout,
     QHeaderView,
     QPushButton,
     QTableWidget,
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models.analysis import Analysis
+from core.models.build import Quote
 from core.models.cost import PriceLine
 from core.models.parts import Part
 from core.text.cost import ORIGIN_TEXT, stale_text, total_text
@@ -27,9 +30,19 @@ from core.text.money import Money
 from core.text.parts import key_specs
 from gui.views import plain
 
-COLUMNS = ("Qty", "Part", "Key specs", "Bought", "Unit price", "Line total", "Price source")
-WIDTHS = (36, 190, 180, 56, 120, 90)
-BOUGHT_COLUMN, PRICE_COLUMN = 3, 4
+COLUMNS = (
+    "Qty",
+    "Part",
+    "Key specs",
+    "Bought",
+    "Unit price",
+    "Line total",
+    "Vendor",
+    "Quote ref",
+    "Price source",
+)
+WIDTHS = (36, 190, 180, 56, 120, 90, 90, 80)
+BOUGHT_COLUMN, PRICE_COLUMN, VENDOR_COLUMN, QUOTE_COLUMN = 3, 4, 6, 7
 ENTER_ONE = "unknown — enter one"
 """Fixed starting widths (fitting columns to their contents on every edit is slow)."""
 
@@ -39,6 +52,10 @@ class PartsPanel(QWidget):
     """A part id and the USD price the user typed for it."""
     used_toggled = Signal(str, bool)
     """A part id and whether it is now bought used."""
+    quote_edited = Signal(str, str, str)
+    """A part id, its vendor and its quote reference as the user typed them."""
+    order_edited = Signal(object, object)
+    """The order's tax (per cent) and shipping (USD); ``None`` where not stated."""
     entry_refused = Signal(str)
 
     def __init__(self) -> None:
@@ -64,22 +81,60 @@ class PartsPanel(QWidget):
         self.total_label = plain.label()
         self.total_label.setObjectName("partsTotal")
         self.total_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.tax = QDoubleSpinBox()
+        self.tax.setRange(-0.01, 50.0)
+        self.tax.setDecimals(2)
+        self.tax.setSuffix(" %")
+        self.tax.setSpecialValueText("tax not stated")
+        self.tax.setKeyboardTracking(False)
+        self.tax.setToolTip(plain.tip("Sales tax on the parts, for the build sheet's order total"))
+        self.shipping = QDoubleSpinBox()
+        self.shipping.setRange(-0.01, 1_000_000.0)
+        self.shipping.setDecimals(2)
+        self.shipping.setPrefix("$")
+        self.shipping.setSpecialValueText("shipping not stated")
+        self.shipping.setKeyboardTracking(False)
+        self.shipping.setToolTip(plain.tip("Shipping for the whole order, in US dollars"))
+        self.paste_button = QPushButton("Paste PCPartPicker list")
+        self.paste_button.setToolTip(
+            plain.tip(
+                "Add a build made from a PCPartPicker part list on the clipboard (its Markdown "
+                "or Text export); File > Import > PCPartPicker List… reads one from a file"
+            )
+        )
         self.enter_button = QPushButton()
         self.enter_button.setObjectName("enterPrice")
         self.enter_button.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
+        order = QHBoxLayout()
+        order.addWidget(self.paste_button)
+        order.addStretch(1)
+        order.addWidget(plain.label("Tax"))
+        order.addWidget(self.tax)
+        order.addWidget(plain.label("Shipping"))
+        order.addWidget(self.shipping)
+        layout.addLayout(order)
         layout.addWidget(self.total_label, alignment=Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.enter_button, alignment=Qt.AlignmentFlag.AlignRight)
         self._shown: tuple[object, ...] = ()
         self._part_ids: list[str] = []
         self._money = Money("USD")
+        self._quotes: dict[str, Quote] = {}
         self._filling = False
         self.table.itemChanged.connect(self._on_table_item_changed)
+        self.tax.valueChanged.connect(self._on_order_value_changed)
+        self.shipping.valueChanged.connect(self._on_order_value_changed)
         self.enter_button.clicked.connect(self.edit_first_unknown)
 
     def show_analysis(self, analysis: Analysis, money: Money) -> None:
-        key = (analysis.cost.lines, money.currency)
+        build = analysis.build
+        for spin, value in ((self.tax, build.tax_pct), (self.shipping, build.shipping_usd)):
+            blocked = spin.blockSignals(True)
+            spin.setValue(spin.minimum() if value is None else value)
+            spin.blockSignals(blocked)
+        self._quotes = {q.part_id: q for q in build.quotes}
+        key = (analysis.cost.lines, money.currency, build.quotes)
         if key == self._shown:
             return
         self._shown, self._money = key, money
@@ -114,6 +169,7 @@ class PartsPanel(QWidget):
         source = f"{ORIGIN_TEXT[line.origin]}: {line.source}"
         has_used = part is not None and part.used_price is not None
         bought = line.condition if has_used or line.condition == "used" else "new"
+        quote = self._quotes.get(line.part_id)
         cells = (
             str(line.quantity),
             line.name,
@@ -121,6 +177,8 @@ class PartsPanel(QWidget):
             bought,
             price,
             money(line.line_usd),
+            quote.vendor if quote else "",
+            quote.reference if quote else "",
             source,
         )
         for column, text in enumerate(cells):
@@ -132,13 +190,17 @@ class PartsPanel(QWidget):
             flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
             if column == PRICE_COLUMN and line.condition == "new":
                 flags |= Qt.ItemFlag.ItemIsEditable
+            if column in (VENDOR_COLUMN, QUOTE_COLUMN):
+                flags |= Qt.ItemFlag.ItemIsEditable
             if column == BOUGHT_COLUMN and (has_used or line.condition == "used"):
                 flags |= Qt.ItemFlag.ItemIsUserCheckable
                 item.setCheckState(
                     Qt.CheckState.Checked if line.condition == "used" else Qt.CheckState.Unchecked
                 )
             item.setFlags(flags)
-            tip = text if column in (1, 2, 6) else ""
+            tip = text if column in (1, 2, len(COLUMNS) - 1) else ""
+            if column in (VENDOR_COLUMN, QUOTE_COLUMN):
+                tip = "Double-click to say where this part is bought (shown on the build sheet)"
             if column == PRICE_COLUMN:
                 tip = (
                     "No source gives this price; RigForge never counts it as zero. "
@@ -174,6 +236,14 @@ class PartsPanel(QWidget):
         part_id = self._part_ids[item.row()]
         if item.column() == BOUGHT_COLUMN:
             self.used_toggled.emit(part_id, item.checkState() == Qt.CheckState.Checked)
+        elif item.column() in (VENDOR_COLUMN, QUOTE_COLUMN):
+            vendor = self.table.item(item.row(), VENDOR_COLUMN)
+            quote = self.table.item(item.row(), QUOTE_COLUMN)
+            self.quote_edited.emit(
+                part_id,
+                vendor.text() if vendor is not None else "",
+                quote.text() if quote is not None else "",
+            )
         elif item.column() == PRICE_COLUMN:
             text = item.text().strip().replace(",", "").lstrip("$€£¥ ")
             try:
@@ -183,3 +253,10 @@ class PartsPanel(QWidget):
                 self._shown = ()
                 return
             self.price_entered.emit(part_id, amount)
+
+    def _on_order_value_changed(self, _value: float) -> None:
+        tax = None if self.tax.value() == self.tax.minimum() else self.tax.value()
+        shipping = (
+            None if self.shipping.value() == self.shipping.minimum() else self.shipping.value()
+        )
+        self.order_edited.emit(tax, shipping)

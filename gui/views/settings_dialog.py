@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -74,6 +75,20 @@ class SettingsDialog(QDialog):
         self.units = QComboBox()
         self.units.addItems(["metric", "imperial"])
         self.units.setCurrentText(preferences.units)
+        self.paper = QComboBox()
+        for label, value in (
+            ("Letter on US circuits, else A4", "auto"),
+            ("A4", "a4"),
+            ("US Letter", "letter"),
+        ):
+            self.paper.addItem(label, value)
+        self.paper.setCurrentIndex(self.paper.findData(preferences.paper))
+        self.preparer = QLineEdit(preferences.preparer)
+        self.preparer.setMaxLength(120)
+        self.preparer.setPlaceholderText("your name (shown as Prepared by)")
+        self.preparer.setToolTip(
+            plain.tip("Shown on exported build sheets as 'Prepared by'; empty: not shown")
+        )
         document_form = QFormLayout()
         document_form.addRow("Mains circuit", self.circuit)
         document_form.addRow("Electricity price", self.electricity)
@@ -85,6 +100,8 @@ class SettingsDialog(QDialog):
         app_form.addRow("Currency", self.currency)
         app_form.addRow("Theme", self.theme)
         app_form.addRow("Units", self.units)
+        app_form.addRow("Build sheet paper", self.paper)
+        app_form.addRow("Prepared by", self.preparer)
         app_box = QGroupBox("Preferences (this computer)")
         app_box.setLayout(app_form)
         note = plain.label("Opening a file never changes your preferences.")
@@ -120,5 +137,7 @@ class SettingsDialog(QDialog):
                 "currency": self.currency.currentText(),
                 "units": self.units.currentText(),
                 "document_defaults": defaults,
+                "paper": self.paper.currentData(),
+                "preparer": self.preparer.text().strip(),
             }
         )

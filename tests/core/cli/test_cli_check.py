@@ -19,7 +19,7 @@ CATALOG = load_catalog()
 def test_default_build_prints_checks(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["check", "--default"])
     out = capsys.readouterr().out
-    assert "Two RTX 4090 workstation" in out
+    assert "2× GeForce RTX 4090 workstation" in out
     assert "power.circuit" in out
     assert status == (1 if "FAIL " in out else 0)
 
