@@ -29,6 +29,7 @@ from core.models.workload import (
     Optimizer,
     Parallelism,
     Precision,
+    Speculative,
     Split,
     Stack,
     Task,
@@ -38,6 +39,9 @@ from core.models.workload import (
 )
 
 Kind = Literal["choice", "whole", "number", "switch"]
+
+DRAFT_MODELS = ("auto", "llama-3.2-1b", "llama-3.2-3b", "qwen3-0.6b", "qwen3-1.7b", "qwen3-8b")
+"""Draft models offered: small presets of the families people pair them with."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,16 @@ VOCABULARY = Rule(
 LLAMA_CPP = Rule(
     lambda w: w.serving_settings.engine == "llama.cpp",
     "only llama.cpp has a choice: the other engines always fuse attention",
+)
+MOE_ON_LLAMA_CPP = Rule(
+    lambda w: bool(w.architecture.num_experts) and w.serving_settings.engine == "llama.cpp",
+    "applies to a mixture-of-experts model served by llama.cpp (--n-cpu-moe)",
+)
+SPECULATING = Rule(
+    lambda w: w.serving_settings.speculative != "none", "choose a speculative method first"
+)
+DRAFTING = Rule(
+    lambda w: w.serving_settings.speculative == "draft", "applies to a draft model's drafts"
 )
 TARGET_SET = Rule(lambda w: w.target is not None, "choose epochs or tokens first")
 BRIDGED_CARDS = Rule(
@@ -247,6 +261,67 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         flag="--offload-gb",
         applies=(SERVING,),
         decimals=1,
+    ),
+    Field(
+        "serving.n_cpu_moe",
+        "experts in RAM",
+        "whole",
+        "Mixture-of-experts models on llama.cpp: the routed experts of the first N layers "
+        "stay in host RAM and run on the CPU (--n-cpu-moe N; default 0, all on the GPUs). "
+        "Per token the CPU reads only the experts the token uses, at the host's memory "
+        "bandwidth.",
+        low=0,
+        high=100_000,
+        unit=" layers",
+        flag="--n-cpu-moe",
+        applies=(SERVING, MOE_ON_LLAMA_CPP),
+    ),
+    Field(
+        "serving.speculative",
+        "speculative decoding",
+        "choice",
+        "Draft tokens and verify them in one step: a small draft model, the model's own "
+        "multi-token-prediction heads (mtp) or n-gram lookup in the context (default none)",
+        choices=get_args(Speculative),
+        flag="--speculative",
+        applies=(SERVING,),
+    ),
+    Field(
+        "serving.draft_model",
+        "draft model",
+        "choice",
+        "The draft model (auto: one about a tenth of the model's size)",
+        choices=DRAFT_MODELS,
+        special="auto",
+        flag="--draft-model",
+        applies=(SERVING, DRAFTING),
+    ),
+    Field(
+        "serving.draft_tokens",
+        "draft tokens",
+        "whole",
+        "Tokens drafted per step (auto: llama.cpp's --draft-max 16 for a draft model, 1 "
+        "for MTP, 4 for n-gram)",
+        low=0,
+        high=64,
+        special="auto",
+        unset=True,
+        flag="--draft-tokens",
+        applies=(SERVING, SPECULATING),
+    ),
+    Field(
+        "serving.acceptance",
+        "acceptance",
+        "number",
+        "Chance a drafted token is accepted, 0-1 (auto: the method's published median)",
+        low=0,
+        high=0.99,
+        special="auto",
+        unset=True,
+        flag="--acceptance",
+        applies=(SERVING, SPECULATING),
+        decimals=2,
+        step=0.05,
     ),
     Field(
         "serving.flash_attention",
@@ -550,7 +625,10 @@ def read(f: Field, w: Workload) -> Any:
     """The value ``f`` shows for workload ``w``: a choice's text, a number (the lowest
     where ``unset``), or a switch's state."""
     if f.block == "serving":
-        return getattr(w.serving_settings, f.name)
+        value = getattr(w.serving_settings, f.name)
+        if value is None:
+            return f.special if f.kind == "choice" else f.low
+        return value
     if f.key == "lora.rank":
         return w.lora_settings.rank
     if f.key == "lora.targets":
@@ -574,6 +652,8 @@ def stored(f: Field, value: Any) -> Any:
     """What the file stores for a shown value: ``None`` for the lowest of an ``unset``
     field, the adapters for a targets label, else the value."""
     if f.unset and value is not None and value == f.low:
+        return None
+    if f.kind == "choice" and f.special is not None and value == f.special:
         return None
     if f.key == "lora.targets" and isinstance(value, str):
         return LORA_TARGET_CHOICES.get(value) or tuple(t.strip() for t in value.split(","))

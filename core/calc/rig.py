@@ -216,13 +216,24 @@ def serving_speed(
         link=serving_link(rig),
         host_gb_s=rig.host_memory_gb_s,
         pcie_gb_s=link_gb_s(rig.slowest_link),
+        cpu_cores=rig.host.cpu_cores,
         max_streams=max_streams,
         constants=constants,
         curves=curves,
+        draft=draft_workload(serving),
     )
     if rig.power_limit_w is not None:
         speed = with_power_limit(speed, rig.gpu, rig.count, rig.power_limit_w, constants)
     return speed
+
+
+def draft_workload(serving: Serving) -> Workload | None:
+    """The draft model's workload where ``serving`` names one."""
+    if serving.speculative != "draft" or not serving.draft_model:
+        return None
+    from core.workloads import find_preset, make_workload
+
+    return make_workload(find_preset(serving.draft_model), task="inference")
 
 
 def with_power_limit(
@@ -244,7 +255,11 @@ def with_power_limit(
     if board is None:
         return speed
     prefill = power_limit_throughput_factor(gpu, limit_w / constants.prefill_power_fraction)
-    decode_w = board * constants.decode_power_fraction
+    decode_w = (
+        speed.decode_power_w / count
+        if speed.decode_power_w is not None
+        else board * constants.decode_power_fraction
+    )
     decode = 1.0 if limit_w >= decode_w else (limit_w / decode_w) ** POWER_LIMIT_EXPONENT
     capped = min(decode_w, limit_w) * count
     return speed.model_copy(

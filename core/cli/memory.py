@@ -18,11 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
     parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
-    parser.add_argument(
-        "--context",
-        type=whole(2, 100_000_000),
-        help="serving: tokens in the cache (prompt + output)",
-    )
     add_workload_options(parser)
     parser.add_argument("--json", action="store_true")
 
@@ -81,12 +76,6 @@ def _serving(args: argparse.Namespace, workload: Any, capacity: float) -> int:
     from core.text.fixes import fix_text
 
     serving = workload.serving_settings
-    if args.context is not None:  # the whole context: the prompt is what the output leaves
-        gen = min(serving.gen_len, max(args.context - 1, 1))
-        serving = serving.model_copy(
-            update={"prompt_len": max(args.context - gen, 1), "gen_len": gen}
-        )
-    workload = workload.model_copy(update={"serving": serving})
     memory = inference_memory(workload, serving, capacity, args.gpus, with_fixes=False)
     fixes = (
         ()

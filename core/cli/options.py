@@ -47,6 +47,14 @@ def add_workload_options(parser: argparse.ArgumentParser, *, skip: tuple[str, ..
         if block is not None and block not in groups:
             groups[block] = parser.add_argument_group(GROUPS[block])
         _add(groups[block], f)
+    if "serving.prompt_len" not in skip:
+        groups.setdefault("serving", parser.add_argument_group(GROUPS.get("serving", "serving")))
+        groups["serving"].add_argument(
+            "--context",
+            type=whole(2, 100_000_000),
+            help="Tokens in the cache at the end (prompt + output): the prompt is this less "
+            "the output length",
+        )
 
 
 def _add(group: Any, f: Field) -> None:
@@ -113,6 +121,17 @@ def workload_from(
                 f"{f.flag} applies to serving an LLM (--task inference on a decoder model)"
             )
         workload = _validated({**dict(workload), **changes(f, workload, value)})
+    context = getattr(args, "context", None)
+    if context is not None:
+        if not workload.is_serving:
+            raise RigForgeError("--context applies to serving an LLM (--task inference)")
+        # the whole context: the prompt is what the output leaves (at least one token)
+        serving = workload.serving_settings
+        gen = min(serving.gen_len, max(context - 1, 1))
+        lengths = {"prompt_len": max(context - gen, 1), "gen_len": gen}
+        workload = _validated(
+            {**dict(workload), "serving": serving.model_copy(update=lengths).model_dump()}
+        )
     _note_offloaded_checkpointing(workload, {f.key: v for f, v in options})
     return workload
 

@@ -42,6 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="never switch on activation checkpointing to make a training workload fit",
     )
+    parser.add_argument(
+        "--min-decode-tokens-s",
+        type=number(0, 1e6, low_open=True),
+        help="serving: generation speed every stream must reach, tokens/s",
+    )
+    parser.add_argument(
+        "--max-ttft-s",
+        type=number(0, 1e6, low_open=True),
+        help="serving: longest time to first token allowed, seconds",
+    )
     parser.add_argument("--cache-dir", type=Path, help="price cache directory")
     parser.add_argument("--overrides", type=Path, help="price overrides file")
     add_workload_options(parser)
@@ -67,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         require_vram_fit=not args.no_vram_fit,
         allow_used=args.include_used and not args.new_only,
         allow_checkpointing=not args.no_checkpointing,
+        min_decode_tokens_s=args.min_decode_tokens_s,
+        max_ttft_s=args.max_ttft_s,
     )
     priced = priced_catalog(args.cache_dir, args.overrides)
     result = suggest(workload, request, priced)

@@ -28,7 +28,7 @@ from core.models.settings import AnalysisSettings
 from core.models.workload import Workload
 
 FORMAT_NAME = "rigforge"
-CURRENT_VERSION = 4
+CURRENT_VERSION = 5
 
 P = TypeVar("P", GPU, CPU, Motherboard, MemoryKit, Drive, PSU, Case, Riser)
 
@@ -90,6 +90,6 @@ def json_schema() -> dict[str, Any]:
     """JSON Schema of the current format, generated from the models."""
     schema = Document.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://rigforge.invalid/schema/rigforge-4.json"
-    schema["title"] = "RigForge build file, version 3"
+    schema["$id"] = "https://rigforge.invalid/schema/rigforge-5.json"
+    schema["title"] = f"RigForge build file, version {CURRENT_VERSION}"
     return schema

@@ -91,7 +91,19 @@ def _v3_to_v4(doc: Raw) -> Raw:
     return {**doc, "version": 4}
 
 
-STEPS: dict[int, Callable[[Raw], Raw]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(doc: Raw) -> Raw:
+    """Version 5 adds serving settings (experts in host RAM, speculative decoding) and
+    architecture fields (linear-attention layers, interleaved MoE, release format), all
+    optional: a version-4 document reads as it is."""
+    return {**doc, "version": 5}
+
+
+STEPS: dict[int, Callable[[Raw], Raw]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+}
 """``STEPS[n]`` turns a version-n document into version n + 1."""
 
 

@@ -57,6 +57,7 @@ WorkloadField = Literal[
     "serving.streams",
     "serving.split",
     "serving.offload_gib",
+    "serving.n_cpu_moe",
     "serving.flash_attention",
 ]
 """Workload fields a fix may change (``lora_rank`` sets LoRA adapters of that rank;

@@ -63,6 +63,11 @@ class InferenceSpeed(Frozen):
     aggregate_decode_tokens_s: NonNeg
     streams: Annotated[int, Field(ge=1)]
     max_streams: Annotated[int, Field(ge=0)]
+    running_streams: Annotated[int, Field(ge=0)] = 0
+    """Streams decoded together: ``streams`` capped by the KV cache and the engine's
+    scheduler; the rest queue (their wait is in ``ttft_s``)."""
+    speculative_speedup: NonNeg | None = None
+    """Generation speed with speculative decoding over the same rig's plain decode."""
     bottleneck: Bottleneck
     step_ms: dict[str, float] = {}
     """One decode step's time by part (ms): weights, kv_cache, overhead, links, host."""

@@ -34,6 +34,10 @@ class SuggestRequest(Frozen):
     """Most Pareto builds returned (spread evenly over the front)."""
     allow_used: bool = False
     """Also consider GPUs at their dated used price (the build then names them as used)."""
+    min_decode_tokens_s: Annotated[float, Field(gt=0, le=1e6)] | None = None
+    """Serving: generation speed every stream must reach, tokens/s."""
+    max_ttft_s: Annotated[float, Field(gt=0, le=1e6)] | None = None
+    """Serving: longest time to first token allowed, seconds."""
     allow_checkpointing: bool = True
     """For training, try selective then full activation checkpointing when the workload as
     given does not fit in VRAM (the suggestion says so)."""
@@ -78,6 +82,9 @@ class SkipCounts(Frozen):
     slot positions for more than one GPU): never "check the manual" in a suggestion."""
     precision: int = 0
     """A GPU whose architecture lacks the workload's number format (bf16, fp8)."""
+    too_slow: int = 0
+    """Serving: slower per stream than the request's minimum, or a longer time to first
+    token than its maximum."""
     cooling: int = 0
     """Open-air cards packed without a free slot between them, or three and more of them."""
 
@@ -100,3 +107,7 @@ class SuggestResult(Frozen):
     """Parts left out because no source gives a physical fact a suggestion needs."""
     drive_id: PartId | None = None
     cancelled: bool = False
+    fastest_too_slow: dict[str, float | str] | None = None
+    """Serving with no build on the front for speed: the fastest configuration within
+    budget that missed ``min_decode_tokens_s`` or ``max_ttft_s`` (gpu, count,
+    decode_tokens_s, ttft_s), so the user sees how far the request is."""

@@ -147,6 +147,15 @@ class Architecture(Frozen):
     """Hidden size of one routed expert when it differs from ``ffn_hidden_size``."""
     dense_layers: Annotated[int, Field(ge=0, le=100_000)] | None = None
     """Leading layers with a dense MLP in an MoE model (DeepSeek's first_k_dense_replace)."""
+    moe_layer_step: Annotated[int, Field(ge=1, le=1024)] | None = None
+    """Every how many layers (after ``dense_layers``) one is MoE: Llama 4 Maverick's
+    ``interleave_moe_layer_step`` 2 makes every second layer MoE; ``None``: every layer."""
+    linear_attention_layers: Annotated[int, Field(ge=0, le=100_000)] | None = None
+    """Layers with linear (recurrent) attention, e.g. Gated DeltaNet in Qwen3-Next/Qwen3.5:
+    they keep a fixed-size state per sequence instead of a KV cache that grows."""
+    linear_state_values: Annotated[int, Field(ge=0, le=10**12)] | None = None
+    """Values in one such layer's state per sequence (recurrent state plus the short
+    convolution's cache), whatever the context."""
     sliding_window: Tokens | None = None
     """Tokens a sliding-window attention layer looks back (its KV cache never holds more)."""
     sliding_window_layers: Annotated[int, Field(ge=0, le=100_000)] | None = None
@@ -155,6 +164,9 @@ class Architecture(Frozen):
     """Multi-head latent attention (DeepSeek-V2/V3): width of the compressed KV per token and
     layer; the cache keeps it plus ``qk_rope_head_dim`` values instead of K and V."""
     qk_rope_head_dim: Dim | None = None
+    release_weights: WeightsFormat | None = None
+    """Weights format of the maker's own release when it is not 16-bit (gpt-oss: MXFP4
+    experts; DeepSeek-V3: FP8), read from config.json's ``quantization_config``."""
     lm_head: bool = True
     """Whether training computes vocabulary logits for every token (LMs, MLM)."""
     dropout: bool = False
@@ -196,6 +208,9 @@ class Architecture(Frozen):
             raise ValueError("sliding_window_layers exceeds layers")
         if self.sliding_window_layers and self.sliding_window is None:
             raise ValueError("sliding_window_layers needs sliding_window")
+        linear = self.linear_attention_layers or 0
+        if linear and self.layers and linear + (self.sliding_window_layers or 0) > self.layers:
+            raise ValueError("linear_attention_layers and sliding_window_layers exceed layers")
         return self
 
     @property
@@ -313,6 +328,19 @@ ENGINE_WEIGHTS: dict[str, frozenset[str]] = {
 """Weights formats each engine loads (their documentation's supported-quantisation lists)."""
 
 
+Speculative = Literal["none", "draft", "mtp", "ngram"]
+
+
+def default_weights(engine: str, arch: Architecture) -> WeightsFormat:
+    """The weights a user of ``engine`` downloads for ``arch``: the maker's own release
+    where it is quantised and the engine loads it (gpt-oss's MXFP4), else llama.cpp's
+    usual Q4_K_M GGUF, else the 16-bit checkpoint (bf16)."""
+    loads = ENGINE_WEIGHTS.get(engine, frozenset())
+    if arch.release_weights is not None and arch.release_weights in loads:
+        return arch.release_weights
+    return "q4_k_m" if engine == "llama.cpp" else "bf16"
+
+
 class Serving(Frozen):
     """How a decoder LLM is served: engine, formats, lengths, concurrent streams, GPU split.
 
@@ -333,6 +361,19 @@ class Serving(Frozen):
     splits every layer across the cards (speed). Never one copy per GPU."""
     offload_gib: Annotated[float, Field(ge=0, le=100_000)] = 0.0
     """Weights kept in host RAM (layers or MoE experts), computed by the CPU."""
+    n_cpu_moe: Annotated[int, Field(ge=0, le=100_000)] = 0
+    """MoE models: the routed experts of the first N layers stay in host RAM and run on
+    the CPU (llama.cpp ``--n-cpu-moe N``; layers counted from 0, dense ones included)."""
+    speculative: Speculative = "none"
+    """Speculative decoding: a draft model, the model's own multi-token-prediction heads
+    (``mtp``) or n-gram lookup drafts tokens that one step of the model verifies."""
+    draft_model: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    """Preset of the draft model (``speculative == "draft"``); ``None``: one a tenth of
+    the target's size."""
+    draft_tokens: Annotated[int, Field(ge=1, le=64)] | None = None
+    """Tokens drafted per step; ``None``: the method's default."""
+    acceptance: Annotated[float, Field(gt=0, lt=1)] | None = None
+    """Chance a drafted token is accepted; ``None``: the method's published default."""
     flash_attention: bool = True
     """Fused (flash) attention kernels. llama.cpp runs them by default since August 2025
     (pull request #15434, ``-fa auto``); ``False`` models ``-fa off`` and older builds,
@@ -519,8 +560,8 @@ class Workload(Frozen):
         """The serving block; when the file has none, defaults from precision and lengths."""
         if self.serving is not None:
             return self.serving
-        weights = {"int8": "int8", "int4": "q4_k_m", "fp8": "fp8", "bf16": "bf16"}.get(
-            self.precision, "f16"
+        weights = {"int8": "q8_0", "int4": "q4_k_m"}.get(self.precision) or default_weights(
+            "llama.cpp", self.architecture
         )
         return Serving(
             weights=weights,

@@ -285,6 +285,14 @@ def suggest_lines(
         lines.append("The search was cancelled.")
     if not result.front:
         lines.append("No fully priced build meets the budget and constraints.")
+        miss = result.fastest_too_slow
+        if miss is not None:
+            lines.append(
+                f"Fastest within budget: {float(miss['count']):.0f}× {miss['gpu']} at "
+                f"{float(miss['decode_tokens_s']):.1f} tokens/s per stream, first token in "
+                f"{float(miss['ttft_s']):.1f} s: too slow for the request (a bigger budget, "
+                "fewer streams, a shorter context, another engine or used GPUs)"
+            )
         sk = result.skipped
         others = (sk.unpriced, sk.over_budget, sk.power, sk.impossible, sk.failed_checks)
         if sk.vram and sk.vram >= max(others):

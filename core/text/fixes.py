@@ -32,6 +32,11 @@ FIX_TEXT: dict[str, str] = {
         "{weights} weights with {offload_gib} GiB offloaded to host RAM → {total_gib} GiB "
         "per GPU, fits (needs {host_ram_gib} GiB of host RAM; generation slows)"
     ),
+    "serve_experts_to_ram": (
+        "experts of the first {n_cpu_moe} layers to host RAM (--n-cpu-moe {n_cpu_moe}: "
+        "{experts_gib} GiB) → {total_gib} GiB per GPU, fits (needs {host_ram_gib} GiB of "
+        "host RAM; its memory bandwidth sets the speed)"
+    ),
     "serve_fewer_streams": "serve {streams} streams at {context} tokens",
     "use_frame_and_risers": (
         "mount the {gpus} GPUs on {name} risers in the {frame} (the cards are wider than "

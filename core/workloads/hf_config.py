@@ -104,7 +104,9 @@ def architecture_from_hf_config(cfg: dict[str, Any]) -> Architecture:
             return _bert(fields)
         if model_type in MULTIMODAL:
             fields, model_type = _text_config(fields, model_type)
-        return _assemble(_DECODER_PARTS[model_type](fields))
+        arch = _assemble(_DECODER_PARTS[model_type](fields))
+        release = _release(cfg)
+        return arch.model_copy(update={"release_weights": release}) if release else arch
     except ValidationError:
         raise InvalidWorkload(
             "config.json gives a model too large for RigForge: its sizes (hidden_size, "
@@ -266,6 +268,16 @@ class _Parts:
     sliding_layers: int = 0
     kv_lora_rank: int | None = None
     qk_rope_head_dim: int | None = None
+
+
+RELEASE_FORMATS = {"mxfp4": "mxfp4", "fp8": "fp8"}
+"""config.json ``quantization_config.quant_method`` -> the weights format it ships."""
+
+
+def _release(cfg: dict[str, Any]) -> str | None:
+    quant = cfg.get("quantization_config")
+    method = quant.get("quant_method") if isinstance(quant, dict) else None
+    return RELEASE_FORMATS.get(method) if isinstance(method, str) else None
 
 
 def _assemble(p: _Parts) -> Architecture:

@@ -57,9 +57,44 @@ class EngineConstants:
     attention reads each KV head once per query head: the share of those repeated reads
     that reach DRAM (the rest hit the L2 cache). 0 for fused attention kernels, which
     read the cache once."""
+    moe_half_rows: float = 0.0
+    """Rows per expert at which a micro-batch's expert products reach half the dense rate
+    (a prompt micro-batch of U tokens gives each of E experts U × k / E rows)."""
+    max_batch: int | None = None
+    """Sequences the engine's scheduler runs in one step by default (``None``: as many as
+    the user starts, e.g. llama.cpp's ``-np`` slots)."""
     basis: str = ""
     """What the engine's constants were fitted on, in a user's words (shown with its
     estimates)."""
+
+
+@dataclass(frozen=True)
+class SpeculativeDefault:
+    draft_tokens: int
+    acceptance: float
+    source: str
+
+
+SPECULATIVE_DEFAULTS: dict[str, SpeculativeDefault] = {
+    "draft": SpeculativeDefault(
+        draft_tokens=16,
+        acceptance=0.8,
+        source="llama.cpp's --draft-max default 16 (common/common.h); acceptance: see "
+        "docs/inference-model.md",
+    ),
+    "mtp": SpeculativeDefault(
+        draft_tokens=1,
+        acceptance=0.85,
+        source="DeepSeek-V3 Technical Report (arXiv:2412.19437) §5.4.3: one MTP token, "
+        "accepted 85-90 % of the time",
+    ),
+    "ngram": SpeculativeDefault(
+        draft_tokens=4,
+        acceptance=0.5,
+        source="see docs/inference-model.md",
+    ),
+}
+"""Draft length and acceptance when the user gives none, per speculative method."""
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,8 @@ def inference_memory(
     shape = LlmShape.of(workload.architecture)
     c = constants.engines[serving.engine]
     weights = shape.weight_bytes(serving.weights) / GIB
-    offloaded = min(serving.offload_gib, weights)
+    experts = shape.host_expert_bytes(serving.weights, serving.n_cpu_moe) / GIB
+    offloaded = min(serving.offload_gib, weights - experts) + experts
     per_gpu_weights = (weights - offloaded) / gpu_count
     kv_stream = shape.kv_bytes(serving.context, serving.kv_cache) / GIB / gpu_count
     kv = kv_stream * serving.streams
@@ -142,6 +143,8 @@ def memory_fixes(
                         break
             if best is not None:
                 fixes.append(best)
+    if not fixes or not any(order[0] == 0.0 for order, _ in fixes):
+        fixes += _experts_fix(workload, serving, capacity_gib, gpu_count, constants)
     if not fixes:
         fixes += _offload_fix(workload, serving, capacity_gib, gpu_count, constants)
         if serving.streams > 1:
@@ -194,6 +197,68 @@ def _fix(
             "max_streams": memory.max_streams,
         },
     )
+
+
+def experts_to_fit(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants = FITTED,
+) -> int | None:
+    """The fewest layers whose experts go to host RAM (``--n-cpu-moe``) for ``serving``
+    to fit, or ``None`` (not an MoE model, not llama.cpp, or not even all of them)."""
+    shape = LlmShape.of(workload.architecture)
+    if not shape.experts or serving.engine != "llama.cpp":
+        return None
+
+    def fits(n: int) -> bool:
+        candidate = serving.model_copy(update={"n_cpu_moe": n})
+        return inference_memory(
+            workload, candidate, capacity_gib, gpu_count, constants, with_fixes=False
+        ).fits
+
+    low, high = serving.n_cpu_moe, shape.layers
+    if not fits(high):
+        return None
+    while low < high:  # fits(high) holds; find the smallest
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
+def _experts_fix(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    gpu_count: int,
+    constants: InferenceConstants,
+) -> list[tuple[tuple[float, ...], Fix]]:
+    n = experts_to_fit(workload, serving, capacity_gib, gpu_count, constants)
+    if n is None or n == serving.n_cpu_moe:
+        return []
+    candidate = serving.model_copy(update={"n_cpu_moe": n})
+    memory = inference_memory(
+        workload, candidate, capacity_gib, gpu_count, constants, with_fixes=False
+    )
+    return [
+        (
+            (1.0, 7.0),
+            Fix(
+                code="serve_experts_to_ram",
+                workload={"serving.n_cpu_moe": n},
+                numbers={
+                    "n_cpu_moe": n,
+                    "experts_gib": round(memory.offloaded_gib, 1),
+                    "total_gib": round(memory.total_gib, 1),
+                    "host_ram_gib": round(memory.host_ram_gib, 1),
+                },
+            ),
+        )
+    ]
 
 
 def _offload_fix(

@@ -7,6 +7,14 @@
 - KV cache per token and layer: 2 × kv_heads × head_dim values (GQA/MQA keep kv_heads);
   latent attention (DeepSeek-V2, arXiv:2405.04434 §2.1) keeps kv_lora_rank +
   qk_rope_head_dim; a sliding-window layer holds at most its window.
+- MoE experts: a batch of T tokens with top-k routing over E experts touches
+  E × (1 − (1 − k/E)^T) distinct experts per layer in expectation (uniform routing), so a
+  batched decode step reads that union, not T × k experts. llama.cpp's ``--n-cpu-moe N``
+  keeps the routed experts of the first N layers in host RAM (``common/arg.cpp``:
+  "keep the Mixture of Experts (MoE) weights of the first N layers in the CPU"); the CPU
+  reads only the experts the step's tokens touch.
+- Linear-attention layers (Gated DeltaNet, Qwen3-Next/Qwen3.5) keep a fixed state per
+  sequence; their prompt attention is linear in its length.
 - FLOPs of the prompt: 2 × active parameters per token plus causal attention,
   2 × 2 × d_attn × P² / 2 per full layer (QKᵀ and AV; Kaplan et al. 2020 Eq. 2.2 with
   the attention term counted for both products), a window bounding sliding layers.
@@ -14,7 +22,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.calc.inference.formats import FORMATS, KV_BYTES
 from core.models.workload import Architecture, KvFormat, WeightsFormat
@@ -38,8 +46,17 @@ class LlmShape:
     expert_params: float
     """Routed-expert parameters (all experts): the part MXFP4 checkpoints quantise."""
     expert_active_params: float
+    experts: int
+    top_k: int
+    moe_layers: int
+    dense_leading: int
+    moe_step: int
+    per_expert_params: float
+    """One routed expert of one layer (gate, up and down projections)."""
     full_layers: int
     sliding_layers: int
+    linear_layers: int
+    linear_state_values: float
     window: int | None
     kv_lora_rank: int | None
     rope_dim: int | None
@@ -51,10 +68,13 @@ class LlmShape:
         heads = arch.heads or 1
         head_dim = arch.resolved_head_dim or hidden // heads
         experts = arch.num_experts or 0
-        moe_layers = max(layers - (arch.dense_layers or 0), 0) if experts else 0
+        dense = arch.dense_layers or 0
+        step = arch.moe_layer_step or 1
+        moe_layers = max(layers - dense, 0) // step if experts else 0
         width = arch.moe_ffn_hidden_size or arch.ffn_hidden_size or 4 * hidden
         per_expert = 3 * hidden * width
         sliding = arch.sliding_window_layers or 0
+        linear = arch.linear_attention_layers or 0
         return cls(
             layers=layers,
             hidden=hidden,
@@ -67,8 +87,16 @@ class LlmShape:
             embedding_params=float(arch.embedding_params),
             expert_params=float(moe_layers * experts * per_expert),
             expert_active_params=float(moe_layers * (arch.experts_per_token or 0) * per_expert),
-            full_layers=layers - sliding,
+            experts=experts,
+            top_k=arch.experts_per_token or 0,
+            moe_layers=moe_layers,
+            dense_leading=dense,
+            moe_step=step,
+            per_expert_params=float(per_expert),
+            full_layers=layers - sliding - linear,
             sliding_layers=sliding,
+            linear_layers=linear,
+            linear_state_values=float(arch.linear_state_values or 0),
             window=arch.sliding_window,
             kv_lora_rank=arch.kv_lora_rank,
             rope_dim=arch.qk_rope_head_dim,
@@ -81,15 +109,42 @@ class LlmShape:
         return self._bytes(self.params_total, self.expert_params, self.embedding_params, fmt)
 
     def read_bytes_per_token(self, fmt: WeightsFormat) -> float:
-        """Weight bytes one decode step reads: active parameters, the head, one embedding row.
+        """Weight bytes one decode step of one token reads (all layers on the GPU)."""
+        gpu, host = self.read_bytes(fmt, 1.0, 0)
+        return gpu + host
 
-        The input embedding is a table lookup; the output head (tied or not) is read whole.
+    def experts_touched(self, tokens: float) -> float:
+        """Distinct routed experts per MoE layer that ``tokens`` tokens use (uniform
+        routing: each expert is missed by a token with probability 1 − k/E)."""
+        if not self.experts or not self.top_k:
+            return 0.0
+        miss = 1.0 - self.top_k / self.experts
+        return self.experts * (1.0 - miss ** max(tokens, 1.0))
+
+    def host_moe_layers(self, n_cpu_moe: int) -> int:
+        """MoE layers among the first ``n_cpu_moe`` layers (llama.cpp counts from layer 0,
+        dense layers included)."""
+        if not self.moe_layers or n_cpu_moe <= 0:
+            return 0
+        return min(max(n_cpu_moe - self.dense_leading, 0) // self.moe_step, self.moe_layers)
+
+    def read_bytes(self, fmt: WeightsFormat, tokens: float, n_cpu_moe: int) -> tuple[float, float]:
+        """Weight bytes a decode step of ``tokens`` tokens reads on the GPUs and on the host.
+
+        Everything but the routed experts is read once (the input embedding is a lookup,
+        the output head is read whole); each MoE layer reads the experts the tokens
+        touch, those of the first ``n_cpu_moe`` layers from host RAM.
         """
         head = float(self.vocab * self.hidden)
         # embedding_params is one table when tied, input + head when not: either way the
         # input table leaves and the head stays.
-        body = self.params_active - self.embedding_params + head
-        return self._bytes(body, self.expert_active_params, head, fmt)
+        shared = self.params_active - self.expert_active_params - self.embedding_params + head
+        touched = self.experts_touched(tokens) * self.per_expert_params
+        host_layers = self.host_moe_layers(n_cpu_moe)
+        gpu_experts = (self.moe_layers - host_layers) * touched
+        expert_bits = FORMATS[fmt].bits / 8.0
+        gpu = self._shared_bytes(shared, head, fmt) + gpu_experts * expert_bits
+        return gpu, host_layers * touched * expert_bits
 
     @staticmethod
     def _bytes(params: float, experts: float, embed: float, fmt: WeightsFormat) -> float:
@@ -101,6 +156,43 @@ class LlmShape:
             # MXFP4 checkpoints (gpt-oss) quantise the MoE experts; the rest stays 16-bit.
             quantised = experts if experts else params
             return quantised * info.bits / 8.0 + (params - quantised) * 2.0
+        return params * info.bits / 8.0
+
+    def scaled(self, share: float) -> LlmShape:
+        """A dense model ``share`` of this one's active size (half the layers, the same
+        attention): a stand-in draft model."""
+        return replace(
+            self,
+            layers=max(1, self.layers // 2),
+            params_total=self.params_active * share,
+            params_active=self.params_active * share,
+            embedding_params=self.embedding_params * share,
+            expert_params=0.0,
+            expert_active_params=0.0,
+            experts=0,
+            top_k=0,
+            moe_layers=0,
+            full_layers=max(1, self.layers // 2),
+            sliding_layers=0,
+            linear_layers=0,
+        )
+
+    def host_expert_bytes(self, fmt: WeightsFormat, n_cpu_moe: int) -> float:
+        """Bytes of the routed experts ``--n-cpu-moe n_cpu_moe`` keeps in host RAM."""
+        per_layer = self.experts * self.per_expert_params * FORMATS[fmt].bits / 8.0
+        return self.host_moe_layers(n_cpu_moe) * per_layer
+
+    def host_active_params(self, n_cpu_moe: int) -> float:
+        """Expert parameters one token uses on the host (what the CPU multiplies)."""
+        return self.host_moe_layers(n_cpu_moe) * self.top_k * self.per_expert_params
+
+    def _shared_bytes(self, params: float, embed: float, fmt: WeightsFormat) -> float:
+        """Bytes of non-expert parameters (``embed`` of them embeddings or the head)."""
+        info = FORMATS[fmt]
+        if info.family in ("group-int4", "bnb"):
+            return (params - embed) * info.bits / 8.0 + embed * 2.0
+        if fmt == "mxfp4" and self.experts:
+            return params * 2.0
         return params * info.bits / 8.0
 
     # -- KV cache ----------------------------------------------------------------------
@@ -116,7 +208,12 @@ class LlmShape:
         held = self.full_layers * context
         if self.sliding_layers:
             held += self.sliding_layers * min(context, float(self.window or context))
-        return per * held
+        return per * held + self.linear_state_bytes()
+
+    def linear_state_bytes(self) -> float:
+        """Fixed state of one sequence in the linear-attention layers (kept in 16 bits:
+        llama.cpp and vLLM keep recurrent states unquantised)."""
+        return self.linear_layers * self.linear_state_values * 2.0
 
     def query_heads_per_kv_head(self) -> float:
         """Query heads sharing one KV head (1 without grouped-query attention; 1 for

@@ -8,15 +8,21 @@ count).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.calc.performance.constants import FITTED
 from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.pcie import assign_pcie
-from core.calc.suggest.space import Platform
+from core.calc.inference.memory import experts_to_fit, inference_memory
+from core.calc.rig import Rig, serving_speed
+from core.calc.suggest.space import MemoryOption, Platform
 from core.models.build import Build, DriveSelection
-from core.models.parts import GPU, Drive, Riser
+from core.models.inference import InferenceSpeed
+from core.models.parts import CPU, GPU, Drive, Riser
+from core.models.suggest import SuggestRequest
+from core.models.workload import Workload
 from core.models.throughput import HostLink, HostSpec, WorkProfile
 
 LinkKey = tuple[tuple[int, int, str, int], ...]
@@ -27,6 +33,19 @@ LinkKey = tuple[tuple[int, int, str, int], ...]
 class RowCaches:
     links: dict[tuple[object, ...], LinkKey | None] = field(default_factory=dict)
     throughput: dict[tuple[object, ...], float] = field(default_factory=dict)
+    serving: dict[tuple[object, ...], InferenceSpeed] = field(default_factory=dict)
+    miss: dict[str, float | str] | None = None
+    """The fastest serving configuration that missed the request's speed limits."""
+
+    def note_miss(self, gpu: GPU, count: int, speed: InferenceSpeed) -> None:
+        rate = speed.decode_tokens_s_per_stream
+        if self.miss is None or rate > float(self.miss["decode_tokens_s"]):
+            self.miss = {
+                "gpu": gpu.name,
+                "count": float(count),
+                "decode_tokens_s": rate,
+                "ttft_s": speed.ttft_s,
+            }
 
 
 def sketch_build(
@@ -104,3 +123,84 @@ def row_throughput(
         result = estimate_throughput(profile, gpu, count, FITTED, host=host, curve=False)
         caches.throughput[key] = result.total_throughput
     return caches.throughput[key]
+
+
+def option_bandwidth_gb_s(cpu: CPU, option: MemoryOption) -> float:
+    """Host DRAM peak of a memory option: populated channels × transfer rate × 8 bytes."""
+    return min(cpu.memory_channels, option.dimms) * option.kit.speed_mt_s * 8.0 / 1000.0
+
+
+@functools.cache
+def serving_variant(
+    workload: Workload, vram_gib: float, count: int, require_fit: bool
+) -> tuple[Workload, float] | None:
+    """The served workload that fits ``count`` GPUs of ``vram_gib`` and the host RAM it
+    needs: as given, else (a mixture-of-experts model on llama.cpp) with the fewest
+    layers' experts in host RAM that make it fit; ``None`` when neither does."""
+    serving = workload.serving_settings
+    memory = inference_memory(workload, serving, vram_gib, count, with_fixes=False)
+    if memory.fits or not require_fit:
+        return workload, memory.host_ram_gib
+    n = experts_to_fit(workload, serving, vram_gib, count)
+    if n is None:
+        return None
+    moved = workload.model_copy(update={"serving": serving.model_copy(update={"n_cpu_moe": n})})
+    memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
+    return moved, memory.host_ram_gib
+
+
+TENSOR_ENGINES = ("vllm", "sglang", "tensorrt-llm")
+"""Engines that split every layer over the GPUs (tensor parallelism) out of the box."""
+
+
+@functools.cache
+def split_variants(workload: Workload, vram_gib: float, count: int) -> tuple[Workload, ...]:
+    """The served workload as given and, on several GPUs with an engine that runs tensor
+    parallelism, with the other split when it fits too: Suggest tries any split."""
+    serving = workload.serving_settings
+    if count == 1 or serving.engine not in TENSOR_ENGINES:
+        return (workload,)
+    arch = workload.architecture
+    if serving.split == "layer" and (arch.heads or 0) % count:
+        return (workload,)  # tensor parallelism divides the attention heads evenly
+    other = "tensor" if serving.split == "layer" else "layer"
+    moved = workload.model_copy(update={"serving": serving.model_copy(update={"split": other})})
+    memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
+    return (workload, moved) if memory.fits else (workload,)
+
+
+def row_serving(
+    workload: Workload,
+    gpu: GPU,
+    count: int,
+    links: LinkKey,
+    cores: int,
+    host_gb_s: float,
+    caches: RowCaches,
+) -> InferenceSpeed:
+    """Serving speed of the row's machine (``core.calc.rig.serving_speed``)."""
+    bare = tuple(link[:3] for link in links)
+    key = (id(workload), gpu.id, count, bare, cores, host_gb_s)
+    if key not in caches.serving:
+        host = HostSpec(
+            cpu_cores=cores,
+            links=tuple(
+                HostLink(pcie_gen=gen, lanes=lanes, attached_to=attached)
+                for gen, lanes, attached in bare
+            ),
+            memory_gb_s=host_gb_s,
+        )
+        serving = workload.serving_settings
+        memory = inference_memory(workload, serving, gpu.vram_gib, count, with_fixes=False)
+        caches.serving[key] = serving_speed(
+            workload, serving, Rig(gpu, count, host), max_streams=memory.max_streams, curves=False
+        )
+    return caches.serving[key]
+
+
+def meets(speed: InferenceSpeed, request: SuggestRequest) -> bool:
+    """Whether every stream generates fast enough and the first token comes soon enough."""
+    if request.min_decode_tokens_s is not None:
+        if speed.decode_tokens_s_per_stream < request.min_decode_tokens_s:
+            return False
+    return request.max_ttft_s is None or speed.ttft_s <= request.max_ttft_s

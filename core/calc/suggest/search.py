@@ -64,7 +64,18 @@ from core.calc.suggest.rank import (
     pick_spread,
     reasons_for,
 )
-from core.calc.suggest.rows import LinkKey, RowCaches, links_for, row_throughput, sketch_build
+from core.calc.suggest.rows import (
+    LinkKey,
+    RowCaches,
+    links_for,
+    meets,
+    option_bandwidth_gb_s,
+    row_serving,
+    row_throughput,
+    serving_variant,
+    split_variants,
+    sketch_build,
+)
 from core.calc.suggest.signable import precision_supported, signable
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
 from core.catalog import Catalog
@@ -156,16 +167,11 @@ def suggest(
 ) -> SuggestResult:
     """Search the catalog for the Pareto-best builds of ``workload`` within ``request``.
 
-    Serving an LLM is refused with a message: the search sizes builds with the training
-    and vision models, whose memory and speed are not a served model's (its KV cache,
-    weights format, split and generation speed)."""
-    if workload.is_serving:
-        raise RigForgeError(
-            f"Suggest searches builds for training and for vision inference; serving "
-            f"{workload.name} with {workload.serving_settings.engine} is not searched yet. "
-            "Open candidate builds side by side in Compare (or check each with rigforge "
-            "check): each shows generation speed, users served and cost per million tokens"
-        )
+    Serving an LLM is sized by the serving model (``core.calc.inference``): a build fits
+    when its GPUs hold the weights and every stream's KV cache (a mixture-of-experts model
+    on llama.cpp may keep experts in host RAM, ``--n-cpu-moe``), and it ranks by the
+    output tokens/s of the requested streams, each at least ``min_decode_tokens_s`` with a
+    first token within ``max_ttft_s``."""
     settings = settings or AnalysisSettings()
     if request.circuit is not None:
         settings = settings.model_copy(update={"circuit": request.circuit})
@@ -232,6 +238,7 @@ def suggest(
     if progress is not None:
         progress(1.0)
     return SuggestResult(
+        fastest_too_slow=caches.miss if not front else None,
         front=front,
         best=best,
         considered=considered,
@@ -368,6 +375,11 @@ def _fitting_variant(
     except InvalidWorkload:
         skipped["impossible"] += choices
         return None
+    if workload.is_serving:
+        served = serving_variant(workload, gpu.vram_gib, count, request.require_vram_fit)
+        if served is None:
+            skipped["vram"] += choices
+        return served
     variants = [workload]
     if (
         workload.task in TRAINING_TASKS
@@ -465,7 +477,26 @@ def _rows(
             if cost + cheapest_psu > request.budget_usd:
                 skipped["over_budget"] += 1
                 continue
-            throughput = row_throughput(profile, gpu, count, links, plat.cpu.cores, caches)
+            if workload.is_serving:
+                option = plat.memory[mem_index]
+                host_gb_s = option_bandwidth_gb_s(plat.cpu, option)
+                best = None
+                for variant in split_variants(workload, gpu.vram_gib, count):
+                    speed = row_serving(
+                        variant, gpu, count, links, plat.cpu.cores, host_gb_s, caches
+                    )
+                    if not meets(speed, request):
+                        caches.note_miss(gpu, count, speed)
+                        continue
+                    if best is None or speed.aggregate_decode_tokens_s > best[1]:
+                        best = (variant, speed.aggregate_decode_tokens_s)
+                if best is None:
+                    skipped["too_slow"] += 1
+                    continue
+                row_workload, throughput = best
+            else:
+                row_workload = workload
+                throughput = row_throughput(profile, gpu, count, links, plat.cpu.cores, caches)
             rows.append(
                 _Row(
                     offer=offer,
@@ -473,7 +504,7 @@ def _rows(
                     platform=plat,
                     memory=mem_index,
                     mounting=mounting,
-                    workload=workload,
+                    workload=row_workload,
                     cost_wo_psu=cost,
                     steady_w=float(space.plat_base_w[p]) + mem_w + gpu_w,
                     spike_extra_w=gpu_w * (ratio - 1.0),
@@ -713,13 +744,22 @@ def _analyse(
     )
     analysis = analyze(build, row.workload, settings, catalog)
     total = analysis.cost.parts.total_usd
-    if not signable(analysis) or analysis.throughput is None or total is None:
+    if not signable(analysis) or total is None:
+        return None
+    if analysis.inference is not None:
+        speed = analysis.inference.speed
+        if not analysis.inference.memory.fits or not meets(speed, request):
+            return None
+        throughput, unit = speed.aggregate_decode_tokens_s, "generated tokens/s"
+    elif analysis.throughput is not None:
+        throughput, unit = analysis.throughput.total_throughput, analysis.throughput.unit
+    else:
         return None
     return Candidate(
         build=build,
         cost_usd=total,
-        throughput=analysis.throughput.total_throughput,
-        unit=analysis.throughput.unit,
+        throughput=throughput,
+        unit=unit,
         wall_w=analysis.power.wall_w or row.wall_w,
         verdict=analysis.verdict,
         warnings=tuple(c.id for c in analysis.checks if c.severity == "warn"),

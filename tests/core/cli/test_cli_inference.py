@@ -59,9 +59,12 @@ def test_predict_inference_keys(capsys: pytest.CaptureFixture[str]) -> None:
         "bottleneck",
     ):
         assert key in data
-    assert data["aggregate_decode_tokens_s"] == pytest.approx(
-        2 * data["decode_tokens_s_per_stream"]
-    )
+    # two streams decode together, and each request's 512-token prompt is processed
+    # between their steps (continuous batching): at most twice one stream's speed, at
+    # least 2 / (step + 2 x the prompt's time / 128 tokens) with the prompt alone on the GPU
+    step = 1.0 / data["decode_tokens_s_per_stream"]
+    prompt_s = 512 / data["prefill_tokens_s"]
+    assert 2 / (step + 2 * prompt_s / 128) <= data["aggregate_decode_tokens_s"] < 2 / step
     assert data["ttft_s"] > 512 / data["prefill_tokens_s"]  # prefill + the first token
 
 
@@ -102,6 +105,8 @@ def test_memory_inference_fits_and_combined_fixes(capsys: pytest.CaptureFixture[
             "1",
             "--split",
             "layer",
+            "--weights",
+            "f16",
             "--json",
         ],
     )

@@ -139,7 +139,7 @@ def test_not_a_rigforge_file() -> None:
 
 
 def test_shipped_schema_matches_models() -> None:
-    shipped = Path(__file__).parents[3] / "resources" / "schema" / "rigforge-4.schema.json"
+    shipped = Path(__file__).parents[3] / "resources" / "schema" / "rigforge-5.schema.json"
     assert json.loads(shipped.read_text()) == json_schema()
 
 
