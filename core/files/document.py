@@ -74,7 +74,7 @@ class Document(Frozen):
     """The whole file, as written by this version of RigForge."""
 
     format: Literal["rigforge"] = "rigforge"
-    version: Literal[4] = 4
+    version: Literal[5] = 5
     kind: Literal["build", "comparison"] = "build"
     title: Annotated[str, Field(max_length=MAX_TITLE)] = ""
     notes: Annotated[str, Field(max_length=MAX_NOTES)] = ""

@@ -21,39 +21,39 @@ def test_convert_v1_to_current_keeps_the_build(
     source = tmp_path / "old.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
     before = open_file(source, load_catalog())
-    assert main(["convert", str(source), "--to-version", "4"]) == 0
+    assert main(["convert", str(source), "--to-version", "5"]) == 0
     raw = json.loads(source.read_text("utf-8"))
-    assert raw["version"] == 4 and "build" not in raw
+    assert raw["version"] == 5 and "build" not in raw
     assert all("snapshot" in b["gpu"] for b in raw["builds"])  # parts travel with the file
     after = open_file(source, load_catalog())
     assert after.session == before.session
-    assert after.original_version == 4
-    assert "version 1 -> 4" in capsys.readouterr().out
+    assert after.original_version == 5
+    assert "version 1 -> 5" in capsys.readouterr().out
 
 
 def test_convert_to_output_leaves_source(tmp_path: Path) -> None:
     source, target = tmp_path / "old.json", tmp_path / "new.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
-    assert main(["convert", str(source), "--to-version", "4", "-o", str(target)]) == 0
+    assert main(["convert", str(source), "--to-version", "5", "-o", str(target)]) == 0
     assert json.loads(source.read_text("utf-8"))["version"] == 1
-    assert json.loads(target.read_text("utf-8"))["version"] == 4
+    assert json.loads(target.read_text("utf-8"))["version"] == 5
 
 
-@pytest.mark.parametrize("version", ["1", "3", "5"])
+@pytest.mark.parametrize("version", ["1", "4", "6"])
 def test_convert_refuses_other_versions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str
 ) -> None:
     source = tmp_path / "old.json"
     source.write_bytes((DATA / "v1-build.json").read_bytes())
     assert main(["convert", str(source), "--to-version", version]) == 2
-    assert "writes format version 4 only" in capsys.readouterr().err
+    assert "writes format version 5 only" in capsys.readouterr().err
     assert json.loads(source.read_text("utf-8"))["version"] == 1
 
 
 def test_convert_bad_file_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "bad.json"
     source.write_bytes(b"{nope")
-    assert main(["convert", str(source), "--to-version", "4"]) == 2
+    assert main(["convert", str(source), "--to-version", "5"]) == 2
     assert "bad.json" in capsys.readouterr().err
     assert source.read_bytes() == b"{nope"
 
