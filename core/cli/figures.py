@@ -24,7 +24,11 @@ SERVING_KEYS = (
 
 
 def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> dict[str, Any]:
+    from core.calc.inference.launch import launch_command
+    from core.validation.bands import serving_bands
+
     speed = served.speed
+    bands = serving_bands(workload)
     return {
         "workload": workload.name,
         "gpu": rig.gpu.id,
@@ -39,6 +43,13 @@ def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> di
         "host_memory_gb_s": rig.host_memory_gb_s,
         "host_memory_assumed": rig.host_memory_assumed,
         "engine_basis": served.engine_basis,
+        "running_streams": speed.running_streams,
+        "speculative_speedup": speed.speculative_speedup,
+        "host_ram_gib": served.memory.host_ram_gib,
+        "launch_command": launch_command(workload, rig.count),
+        "expected_error_pct": bands["decode_tokens_s_per_stream"].pct,
+        "expected_error_pct_by_figure": {k: b.pct for k, b in bands.items()},
+        "expected_error_basis": {k: b.basis for k, b in bands.items()},
     }
 
 

@@ -159,10 +159,18 @@ def _print_training(
     from core.text.throughput import result_lines
     from core.validation.published import expected_error_pct, published_for
 
+    from core.validation.bands import training_band
+
     published = published_for(load_gpus(), data["gpu"], workload.preset_id, workload.precision)
-    expected = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
+    own = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None
+    family = training_band(workload)
     data["published"] = [p.as_json() for p in published]
+    # this workload's own published runs where there are some, else its family's figure
+    expected = own if own is not None and workload.task == "training" else family.pct
     data["expected_error_pct"] = expected
+    data["expected_error_basis"] = (
+        "median on this workload's published runs" if expected == own else family.basis
+    )
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
@@ -177,7 +185,7 @@ def _print_training(
     for p in published:
         print(p.text())
     if expected is not None:
-        print(f"expected error: ±{expected:.0f} % median on this workload's published runs")
+        print(f"expected error: ±{expected:.0f} % ({data['expected_error_basis']})")
     print(f"stack constants: {stack_basis(workload)}")
     if data["host_memory_assumed"]:
         print(
@@ -200,10 +208,20 @@ def _print_serving(
     print("\n".join(speed_lines(served.speed, served.memory)))
     if data["power_limit_w"] is not None:
         print(f"At a {data['power_limit_w']:,.0f} W limit per GPU")
-    if data["host_memory_assumed"] and serving.offload_gib > 0:
+    if data["host_memory_assumed"] and (serving.offload_gib > 0 or serving.n_cpu_moe > 0):
         print(
             f"offloaded weights are read at an assumed {data['host_memory_gb_s']:g} GB/s of "
             "host DRAM (two DDR5-5600 channels): give --host-memory-gb-s, or a build file"
         )
+    for key, label in (
+        ("decode_tokens_s_per_stream", "generation"),
+        ("prefill_tokens_s", "prompt"),
+        ("ttft_s", "first token"),
+    ):
+        pct = data["expected_error_pct_by_figure"][key]
+        shown = f"±{pct:.0f} %" if pct is not None else "not measured"
+        print(f"expected error, {label}: {shown} ({data['expected_error_basis'][key]})")
     print(f"Engine constants: {served.engine_basis}")
+    if data["launch_command"]:
+        print(f"Launch: {data['launch_command']}")
     return 0

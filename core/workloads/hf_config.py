@@ -53,10 +53,20 @@ SUPPORTED = (
     "mistral3",
     "deepseek_v3",
     "gpt_oss",
+    "qwen3_next",
+    "qwen3_5",
+    "qwen3_5_text",
+    "llama4",
+    "llama4_text",
     "gpt2",
     "bert",
 )
-MULTIMODAL = {"gemma3": "gemma3_text", "mistral3": "mistral"}
+MULTIMODAL = {
+    "gemma3": "gemma3_text",
+    "mistral3": "mistral",
+    "qwen3_5": "qwen3_5_text",
+    "llama4": "llama4_text",
+}
 """Wrapper model_type -> the text_config model_type its Config class defaults to."""
 DECODERS = tuple(t for t in SUPPORTED if t not in MULTIMODAL and t not in ("gpt2", "bert"))
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -268,6 +278,14 @@ class _Parts:
     sliding_layers: int = 0
     kv_lora_rank: int | None = None
     qk_rope_head_dim: int | None = None
+    linear_layers: int = 0
+    """Layers with linear (Gated DeltaNet) attention instead of ``attn``."""
+    linear_attn: _Count = _NONE
+    linear_state: int = 0
+    """Values of one linear layer's state per sequence (recurrent + convolution)."""
+    moe_step: int = 1
+    """Every how many layers one is MoE (Llama 4 Maverick: 2); dense layers then
+    interleave rather than lead."""
 
 
 RELEASE_FORMATS = {"mxfp4": "mxfp4", "fp8": "fp8"}
@@ -285,12 +303,16 @@ def _assemble(p: _Parts) -> Architecture:
     embed = p.vocab * p.h * (1 if p.tied else 2)
 
     def body(experts: int) -> _Count:
-        layer = p.attn + _Count(0, p.norms)
+        full = p.layers - p.linear_layers
+        layer = _Count(
+            full * p.attn.weights + p.linear_layers * p.linear_attn.weights,
+            full * p.attn.other + p.linear_layers * p.linear_attn.other + p.layers * p.norms,
+        )
         moe = p.shared + p.router + _Count(experts * p.expert.weights, experts * p.expert.other)
         return _Count(
-            p.layers * layer.weights + p.dense_layers * p.dense_mlp.weights
+            layer.weights + p.dense_layers * p.dense_mlp.weights
             + moe_layers * moe.weights,
-            p.layers * layer.other + p.dense_layers * p.dense_mlp.other
+            layer.other + p.dense_layers * p.dense_mlp.other
             + moe_layers * moe.other + p.h,  # + the final norm
         )  # fmt: skip
 
@@ -301,7 +323,8 @@ def _assemble(p: _Parts) -> Architecture:
     # nor the biases and norms (presets.json counts them so: llama-3-8b is reproduced).
     matmul_params = used.weights + p.vocab * p.h
     window = min(p.sliding_window or p.seq, p.seq)
-    contexts = (p.layers - p.sliding_layers) * p.seq + p.sliding_layers * window
+    full_layers = p.layers - p.sliding_layers - p.linear_layers
+    contexts = full_layers * p.seq + p.sliding_layers * window
     attention = 2.0 * p.seq * contexts * p.heads * (p.head_dim + p.v_head_dim)
     moe = bool(p.experts)
     ffn = p.ffn if p.dense_layers or not moe else p.expert_ffn
@@ -324,7 +347,10 @@ def _assemble(p: _Parts) -> Architecture:
         experts_per_token=p.top_k if moe else None,
         shared_experts=p.shared_experts if moe else None,
         moe_ffn_hidden_size=p.expert_ffn if moe and p.expert_ffn != ffn else None,
-        dense_layers=p.dense_layers if moe else None,
+        dense_layers=(0 if p.moe_step > 1 else p.dense_layers) if moe else None,
+        moe_layer_step=p.moe_step if moe and p.moe_step > 1 else None,
+        linear_attention_layers=p.linear_layers or None,
+        linear_state_values=p.linear_state or None,
         sliding_window=p.sliding_window if p.sliding_layers else None,
         sliding_window_layers=p.sliding_layers or None,
         kv_lora_rank=p.kv_lora_rank,
@@ -581,8 +607,106 @@ def _gpt_oss(f: _Fields) -> _Parts:
     )  # fmt: skip
 
 
+def _gated_delta_net(f: _Fields, h: int) -> tuple[_Count, int]:
+    """One Gated DeltaNet layer (transformers' Qwen3NextGatedDeltaNet): in_proj_qkvz
+    (h -> 2·Hk·dk + 2·Hv·dv), in_proj_ba (h -> 2·Hv), a depthwise conv1d over q, k and v
+    (kernel K, no bias), out_proj (Hv·dv -> h), A_log and dt_bias (Hv each), a gated
+    RMSNorm of dv; and its state per sequence: Hv·dk·dv recurrent values plus the conv
+    cache, (2·Hk·dk + Hv·dv)·(K − 1)."""
+    hk, hv = f.positive("linear_num_key_heads"), f.positive("linear_num_value_heads")
+    dk, dv = f.positive("linear_key_head_dim"), f.positive("linear_value_head_dim")
+    kernel = f.positive("linear_conv_kernel_dim", 4)
+    conv_dim = 2 * hk * dk + hv * dv
+    weights = h * (2 * hk * dk + 2 * hv * dv) + h * 2 * hv + hv * dv * h
+    other = conv_dim * kernel + 2 * hv + dv
+    return _Count(weights, other), hv * dk * dv + conv_dim * (kernel - 1)
+
+
+def _linear_layers(f: _Fields, layers: int) -> int:
+    """Linear-attention layers: ``layer_types`` when listed, else all but every
+    ``full_attention_interval``-th."""
+    types = f.layer_types(layers)
+    if types is not None:
+        return types.count("linear_attention")
+    interval = f.positive("full_attention_interval", 4)
+    return layers - layers // interval
+
+
+def _gated_attention(h: int, heads: int, kv: int, hd: int, gate: bool) -> _Count:
+    """Qwen3-Next/Qwen3.5 full attention: q_proj doubled for the output gate, q/k norms."""
+    base = _attention(h, heads, kv, hd, False, False, qk_norm=True)
+    return base + _Count(h * heads * hd if gate else 0)
+
+
+def _qwen3_next(f: _Fields) -> _Parts:
+    """Qwen3NextForCausalLM: three Gated DeltaNet layers to one gated full-attention layer,
+    MoE in every layer (decoder_sparse_step) with one shared expert of
+    shared_expert_intermediate_size and its sigmoid gate (h -> 1)."""
+    h, layers, vocab, seq, tied = _common(f)
+    heads, kv, hd = _heads(f, h, None, 256)
+    experts, top_k = _moe_counts(f, "num_experts", "num_experts_per_tok")
+    expert_ffn = f.positive("moe_intermediate_size")
+    shared_ffn = f.count("shared_expert_intermediate_size", 0)
+    linear, state = _gated_delta_net(f, h)
+    return _Parts(
+        h=h, layers=layers, heads=heads, kv=kv, head_dim=hd, v_head_dim=hd, vocab=vocab,
+        seq=seq, tied=tied, attn=_gated_attention(h, heads, kv, hd, True),
+        norms=2 * h, ffn=expert_ffn, dense_mlp=_gated_mlp(h, expert_ffn), dense_layers=0,
+        experts=experts, top_k=top_k, expert_ffn=expert_ffn,
+        expert=_gated_mlp(h, expert_ffn), router=_Count(h * experts),
+        shared_experts=1 if shared_ffn else 0,
+        shared=_gated_mlp(h, shared_ffn) + _Count(h) if shared_ffn else _NONE,
+        linear_layers=_linear_layers(f, layers), linear_attn=linear, linear_state=state,
+    )  # fmt: skip
+
+
+def _qwen3_5_text(f: _Fields) -> _Parts:
+    """Qwen3.5 dense text model: Qwen3-Next's hybrid attention with a dense gated MLP."""
+    h, layers, vocab, seq, tied = _common(f)
+    heads, kv, hd = _heads(f, h, None, 256)
+    ffn = f.positive("intermediate_size")
+    linear, state = _gated_delta_net(f, h)
+    gate = f.flag("attn_output_gate", True)
+    return _Parts(
+        h=h, layers=layers, heads=heads, kv=kv, head_dim=hd, v_head_dim=hd, vocab=vocab,
+        seq=seq, tied=tied, attn=_gated_attention(h, heads, kv, hd, gate),
+        norms=2 * h, ffn=ffn, dense_mlp=_gated_mlp(h, ffn), dense_layers=layers,
+        linear_layers=_linear_layers(f, layers), linear_attn=linear, linear_state=state,
+    )  # fmt: skip
+
+
+def _llama4_text(f: _Fields) -> _Parts:
+    """Llama4ForCausalLM (text): MoE every ``interleave_moe_layer_step``-th layer, each with
+    one routed expert of intermediate_size per token and a shared expert of the same
+    size; the other layers a dense MLP of intermediate_size_mlp. Chunked local attention
+    (attention_chunk_size) on three of every four layers (Llama4TextConfig's
+    no_rope_layers default: every fourth layer global), which hold at most a chunk."""
+    h, layers, vocab, seq, tied = _common(f, 131_072)
+    heads, kv, hd = _heads(f, h, None, 128)
+    experts, top_k = _moe_counts(f, "num_local_experts", "num_experts_per_tok")
+    expert_ffn = f.positive("intermediate_size")
+    ffn = f.positive("intermediate_size_mlp", expert_ffn)
+    step = f.positive("interleave_moe_layer_step", 1)
+    moe_layers = layers // step
+    chunk = f.optional_int("attention_chunk_size")
+    local = layers - layers // 4 if chunk else 0
+    return _Parts(
+        h=h, layers=layers, heads=heads, kv=kv, head_dim=hd, v_head_dim=hd, vocab=vocab,
+        seq=seq, tied=tied,
+        attn=_attention(h, heads, kv, hd, False, False, qk_norm=False),
+        norms=2 * h, ffn=ffn, dense_mlp=_gated_mlp(h, ffn), dense_layers=layers - moe_layers,
+        experts=experts, top_k=top_k, expert_ffn=expert_ffn,
+        expert=_gated_mlp(h, expert_ffn), router=_Count(h * experts),
+        shared_experts=1, shared=_gated_mlp(h, expert_ffn), moe_step=step,
+        sliding_window=chunk if local else None, sliding_layers=local,
+    )  # fmt: skip
+
+
 _DECODER_PARTS = {
     "llama": _llama,
+    "qwen3_next": _qwen3_next,
+    "qwen3_5_text": _qwen3_5_text,
+    "llama4_text": _llama4_text,
     "mistral": _mistral,
     "mixtral": lambda f: _mistral(f, moe=True),
     "qwen2": lambda f: _qwen(f, 2),

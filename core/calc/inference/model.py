@@ -211,9 +211,10 @@ class LlmShape:
         return per * held + self.linear_state_bytes()
 
     def linear_state_bytes(self) -> float:
-        """Fixed state of one sequence in the linear-attention layers (kept in 16 bits:
-        llama.cpp and vLLM keep recurrent states unquantised)."""
-        return self.linear_layers * self.linear_state_values * 2.0
+        """Fixed state of one sequence in the linear-attention layers, kept in fp32
+        (Qwen3.5's config.json: ``mamba_ssm_dtype`` float32; llama.cpp keeps recurrent
+        states in F32 whatever the KV cache format)."""
+        return self.linear_layers * self.linear_state_values * 4.0
 
     def query_heads_per_kv_head(self) -> float:
         """Query heads sharing one KV head (1 without grouped-query attention; 1 for

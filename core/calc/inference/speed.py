@@ -391,10 +391,13 @@ class _Model:
         compute = flops / rate
         # A micro-batch of hundreds of tokens routes to nearly every expert: it reads all
         # the weights once (a dense model: the same as one token's read).
+        # the GPU reads its own weights (in the format its kernels use); the host's are
+        # copied in the format they are stored in (ggml copies the quantised blocks)
         weights = s.weight_bytes(format_)
-        host = self.host_bytes * weights / max(s.weight_bytes(serving.weights), 1.0)
-        reads = batches * (weights - host) / self.bw
-        copies = batches * host / self.pcie
+        on_gpu = s.weight_bytes(serving.weights) - self.host_bytes
+        share = on_gpu / max(s.weight_bytes(serving.weights), 1.0)
+        reads = batches * weights * share / self.bw
+        copies = batches * self.host_bytes / self.pcie
         if amortised:
             reads = copies = 0.0
         overhead = batches * s.layers * c.layer_overhead_s
