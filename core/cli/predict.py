@@ -157,9 +157,8 @@ def _print_training(
     from core.calc.performance.stacks import stack_basis
     from core.catalog import load_gpus
     from core.text.throughput import result_lines
-    from core.validation.published import expected_error_pct, published_for
-
     from core.validation.bands import training_band
+    from core.validation.published import expected_error_pct, published_for
 
     published = published_for(load_gpus(), data["gpu"], workload.preset_id, workload.precision)
     own = expected_error_pct(workload.preset_id) if workload.stack == "pytorch-eager" else None

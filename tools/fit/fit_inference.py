@@ -184,7 +184,7 @@ FITTED_FIELDS = {
     "llama.cpp@2023-12": PER_TOKEN + PREFILL,
     "vllm": (*PER_TOKEN, "per_sm_gb_s"),
     "vllm@Intel": PER_TOKEN + PREFILL,
-    "tensorrt-llm": PER_TOKEN + PREFILL,
+    "tensorrt-llm": (*PER_TOKEN, *PREFILL, "per_sm_gb_s"),
     "transformers": PER_TOKEN + PREFILL,
     "exllamav2": PER_TOKEN + PREFILL,
 }

@@ -60,9 +60,11 @@ class EngineConstants:
     moe_half_rows: float = 0.0
     """Rows per expert at which a micro-batch's expert products reach half the dense rate
     (a prompt micro-batch of U tokens gives each of E experts U × k / E rows)."""
-    max_batch: int | None = None
-    """Sequences the engine's scheduler runs in one step by default (``None``: as many as
-    the user starts, e.g. llama.cpp's ``-np`` slots)."""
+    verify_token_share: float = 0.30
+    """Speculative decoding: each drafted token a verify step checks costs this share of
+    a plain (one-token) step's memory time, for the engine's small-batch kernels. Fitted
+    on the published llama.cpp speed-ups (``tools/fit/check_serving_2026.py``: MTP heads
+    and a draft model, 9 rows); the other engines share it (no published rows)."""
     basis: str = ""
     """What the engine's constants were fitted on, in a user's words (shown with its
     estimates)."""
@@ -191,21 +193,24 @@ FITTED = InferenceConstants(
         "vllm@Intel": replace(
             _VLLM,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
-            layer_overhead_s=364.9e-6,
-            token_overhead_s=10.61e-3,
-            prefill_efficiency=0.132,
+            layer_overhead_s=0.1e-6,
+            token_overhead_s=1.0e-6,
+            prefill_efficiency=0.294,
             prefill_quant_efficiency=1.0,
             basis=(
-                "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog): "
-                "vLLM's XPU backend on Intel GPUs"
+                "fitted on 6 published vLLM rows, all on Intel Arc Pro B60 (vLLM blog), "
+                "with each request's prompt between the decode steps: vLLM's XPU backend "
+                "on Intel GPUs"
             ),
         ),
         "tensorrt-llm": EngineConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
-            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
+            # its own kernels keep more bytes in flight per SM than llama.cpp's (fitted:
+            # an H100 SXM's 132 SMs reach 3.1 TB/s, not llama.cpp's 1.35)
+            per_sm_gb_s=23.48,
             layer_overhead_s=0.1e-6,
-            token_overhead_s=7.28e-3,
-            prefill_efficiency=1.0,
+            token_overhead_s=4.35e-3,
+            prefill_efficiency=0.576,
             prefill_quant_efficiency=1.0,
             hop_s=0.2e-3,
             reserve_fraction=0.9,
@@ -214,7 +219,8 @@ FITTED = InferenceConstants(
             ubatch=8192,
             basis=(
                 "fitted on 72 published TensorRT-LLM 0.9.0 rows (NVIDIA's performance "
-                "page: H100, H200, L40S) and Jan's RTX 4090 and 3090 benchmark"
+                "page: H100, H200, L40S) and Jan's RTX 4090 and 3090 benchmark: its own "
+                "bytes in flight per SM, cost per token and prompt kernels"
             ),
         ),
         "sglang": EngineConstants(

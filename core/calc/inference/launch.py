@@ -67,8 +67,8 @@ def launch_command(workload: Workload, gpu_count: int) -> str | None:
 
 def _hf_id(workload: Workload) -> str:
     """The Hugging Face repository id the preset names, else its name."""
-    from core.workloads import find_preset
     from core.errors import RigForgeError
+    from core.workloads import find_preset
 
     if workload.preset_id:
         try:

@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from core.calc.inference.formats import FORMATS, KV_BYTES
@@ -119,7 +120,7 @@ class LlmShape:
         if not self.experts or not self.top_k:
             return 0.0
         miss = 1.0 - self.top_k / self.experts
-        return self.experts * (1.0 - miss ** max(tokens, 1.0))
+        return float(self.experts * (1.0 - math.pow(miss, max(tokens, 1.0))))
 
     def host_moe_layers(self, n_cpu_moe: int) -> int:
         """MoE layers among the first ``n_cpu_moe`` layers (llama.cpp counts from layer 0,

@@ -34,13 +34,15 @@ m / (m + ``moe_half_rows``) of it, m the rows per expert.
 **Speculative decoding** (Leviathan et al. 2023, "Fast Inference from Transformers via
 Speculative Decoding", Eq. 1): with K drafted tokens each accepted with probability α, one
 verify step of K + 1 tokens yields (1 − α^(K+1)) / (1 − α) tokens on average; a round
-costs K draft steps (a draft model's decode step; an MTP head about one layer of the
-target; n-gram lookup nothing on the GPU) plus the verify step, which reads the weights
-once and multiplies K + 1 tokens. llama.cpp stops drafting once the draft is unsure
-(``--draft-p-min``), so it drafts about as many tokens as get accepted, plus one.
+costs K draft steps (a draft model's decode step; an MTP head one layer of the target
+plus its output head; n-gram lookup nothing on the GPU) plus the verify step, which reads
+the weights once and multiplies K + 1 tokens, each extra token costing
+``verify_token_share`` of a plain step (the engine's small-batch kernels). llama.cpp
+stops drafting once the draft is unsure (``--draft-p-min``), so it drafts about as many
+tokens as get accepted, plus one.
 
-**Many streams** (continuous batching): at most ``min(streams, KV-cache capacity,
-engine batch limit)`` run at once, the rest queue; each request's prompt is processed
+**Many streams** (continuous batching): at most ``min(streams, KV-cache capacity)``
+run at once, the rest queue; each request's prompt is processed
 between decode steps, so the server's output rate is R / (step(R) + R × prefill / L) for
 R running streams that each generate L tokens; time to first token adds the wait for a
 free slot (Little's law: response time = users / request rate).
@@ -51,6 +53,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from core.calc.inference.constants import (
     FITTED,
@@ -64,7 +67,6 @@ from core.calc.sms import sm_count
 from core.models.inference import Bottleneck, CurvePoint, InferenceSpeed
 from core.models.parts import GPU
 from core.models.workload import Serving, WeightsFormat, Workload
-
 
 CPU_GFLOPS_PER_CORE = 50.0
 """Multiply-adds a desktop/server core sustains on quantised expert weights, GFLOP/s
@@ -123,7 +125,7 @@ def inference_speed(
     spec = _Speculation.of(serving, model, draft, args)
     prefill_s = model.prefill_seconds(serving.prompt_len)
     mid = serving.prompt_len + serving.gen_len / 2.0
-    limit = _running_limit(max_streams, c)
+    limit = _running_limit(max_streams)
     running = min(serving.streams, limit)
     step, parts, compute_share = spec.step(mid, running)
     first, _, _ = spec.step(float(serving.prompt_len), running)
@@ -171,13 +173,11 @@ def inference_speed(
     return result.model_copy(update={"by_context": by_context, "by_streams": tuple(points)})
 
 
-def _running_limit(max_streams: int, c: EngineConstants) -> int:
-    """Streams that decode together: what the KV cache holds (``max_streams`` > 0) and
-    the engine's scheduler allows."""
-    limit = c.max_batch or 1_000_000
-    if max_streams > 0:
-        limit = min(limit, max_streams)
-    return max(limit, 1)
+def _running_limit(max_streams: int) -> int:
+    """Streams that decode together: what the KV cache holds (``max_streams`` > 0; the
+    launch command sets the engine's own limit, ``-np`` / ``--max-num-seqs``, to the
+    streams asked for)."""
+    return max(max_streams, 1) if max_streams > 0 else 1_000_000
 
 
 def _served(running: int, step: float, prefill_s: float, gen_len: int) -> float:
@@ -203,7 +203,7 @@ class _Speculation:
 
     @classmethod
     def of(
-        cls, serving: Serving, model: _Model, draft: Workload | None, args: tuple
+        cls, serving: Serving, model: _Model, draft: Workload | None, args: tuple[Any, ...]
     ) -> _Speculation:
         if serving.speculative == "none":
             return cls(model, 0, 0.0, lambda ctx, s: 0.0)
@@ -222,10 +222,12 @@ class _Speculation:
             drafter = _Model(shape, plain, *args[1:])
             return cls(model, k, alpha, lambda ctx, s: drafter.decode_step(ctx, s)[0])
         if serving.speculative == "mtp":
-            # one extra transformer layer per drafted token
-            return cls(
-                model, k, alpha, lambda ctx, s: model.decode_step(ctx, s)[0] / model.shape.layers
-            )
+            # each drafted token runs the MTP module (one transformer layer) and the
+            # shared output head: that share of a step's weights
+            shape = model.shape
+            head = float(shape.vocab * shape.hidden)
+            share = 1.0 / shape.layers + head / max(shape.params_active, head)
+            return cls(model, k, alpha, lambda ctx, s: model.decode_step(ctx, s)[0] * share)
         return cls(model, k, alpha, lambda ctx, s: 0.0)
 
     def drafted(self) -> float:
@@ -346,6 +348,10 @@ class _Model:
             t_dequant = quantised * c.dequant_ops_per_weight / (self.gpu.fp32_tflops * 1e12)
             t_dequant /= ways
         memory = t_weights + t_kv + t_dequant
+        if tokens_per_stream > 1:
+            # a verify step runs the small-batch kernels, slower per token than the
+            # single-token path: each extra token costs a share of the memory-bound step
+            memory += (tokens_per_stream - 1) * c.verify_token_share * memory
         step = max(memory, t_compute) + t_overhead + t_links + t_host
         parts = {
             "weights": t_weights + t_dequant,

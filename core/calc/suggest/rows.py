@@ -12,18 +12,18 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from core.calc.inference.memory import experts_to_fit, inference_memory
 from core.calc.performance.constants import FITTED
 from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.pcie import assign_pcie
-from core.calc.inference.memory import experts_to_fit, inference_memory
 from core.calc.rig import Rig, serving_speed
 from core.calc.suggest.space import MemoryOption, Platform
 from core.models.build import Build, DriveSelection
 from core.models.inference import InferenceSpeed
 from core.models.parts import CPU, GPU, Drive, Riser
 from core.models.suggest import SuggestRequest
-from core.models.workload import Workload
 from core.models.throughput import HostLink, HostSpec, WorkProfile
+from core.models.workload import Workload
 
 LinkKey = tuple[tuple[int, int, str, int], ...]
 """Per GPU: PCIe generation, lanes, attachment (cpu/chipset) and slot position."""
@@ -200,7 +200,7 @@ def row_serving(
 
 def meets(speed: InferenceSpeed, request: SuggestRequest) -> bool:
     """Whether every stream generates fast enough and the first token comes soon enough."""
-    if request.min_decode_tokens_s is not None:
-        if speed.decode_tokens_s_per_stream < request.min_decode_tokens_s:
-            return False
+    low = request.min_decode_tokens_s
+    if low is not None and speed.decode_tokens_s_per_stream < low:
+        return False
     return request.max_ttft_s is None or speed.ttft_s <= request.max_ttft_s

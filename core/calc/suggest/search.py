@@ -73,8 +73,8 @@ from core.calc.suggest.rows import (
     row_serving,
     row_throughput,
     serving_variant,
-    split_variants,
     sketch_build,
+    split_variants,
 )
 from core.calc.suggest.signable import precision_supported, signable
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options

@@ -377,7 +377,7 @@ def test_qwen3_next_gated_deltanet_layer_and_state_by_hand() -> None:
     per_token = 2 * 2 * 256 * 2 * 12  # K and V, 2 KV heads of 256, f16, 12 full layers
     assert shape.kv_bytes(1000, "f16") == per_token * 1000 + 79_036_416
     # a naive formula over all 48 layers would hold 4x the per-token cache
-    assert 48 * 2 * 2 * 256 * 2 == 4 * per_token
+    assert 4 * per_token == 48 * 2 * 2 * 256 * 2
 
 
 def test_llama_4_maverick_interleaves_moe_and_chunks_attention() -> None:
