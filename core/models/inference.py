@@ -99,3 +99,5 @@ class InferenceResult(Frozen):
     cost: InferenceCost | None = None
     engine_basis: str = ""
     """What the engine's constants were fitted on, in a user's words."""
+    launch_command: str | None = None
+    """The engine command line the plan assumes (``core.calc.inference.launch``)."""

@@ -6,6 +6,7 @@ from core.models.analysis import Analysis
 from core.models.inference import Bottleneck, InferenceMemory, InferenceSpeed
 from core.text.format import use_of
 from core.text.money import Money
+from core.validation.bands import band_text, serving_bands
 
 BOTTLENECK_TEXT: dict[Bottleneck, str] = {
     "weights_bandwidth": "memory bandwidth (reading the weights for every token)",
@@ -24,6 +25,7 @@ DECODE_PARTS: tuple[tuple[str, str], ...] = (
     ("overhead", "fixed cost"),
     ("links", "GPU links"),
     ("host", "CPU (offload)"),
+    ("draft", "drafting (speculative)"),
 )
 """The parts of one decode step (``InferenceSpeed.step_ms``) in a user's words."""
 
@@ -72,8 +74,18 @@ def speed_lines(speed: InferenceSpeed, memory: InferenceMemory) -> list[str]:
         f"Time to first token: {seconds(speed.ttft_s)}",
         f"Generation: {rate(speed.decode_tokens_s_per_stream)} tokens/s per stream, "
         f"{rate(speed.aggregate_decode_tokens_s)} tokens/s for {speed.streams} stream(s)",
-        f"Streams that fit at this context: {memory.max_streams}",
+        f"Streams that fit at this context: {memory.max_streams}"
+        + (
+            f" ({speed.streams - speed.running_streams} of {speed.streams} wait for a slot)"
+            if speed.running_streams and speed.streams > speed.running_streams
+            else ""
+        ),
         f"Bottleneck: {BOTTLENECK_TEXT[speed.bottleneck]}",
+        *(
+            [f"Speculative decoding: ×{speed.speculative_speedup:.2f} over plain decode"]
+            if speed.speculative_speedup is not None
+            else []
+        ),
         f"GPU memory: {memory.total_gib:.1f} GiB on the fullest GPU of the {memory.usable_gib:.1f}"
         f" GiB the engine may use ({'fits' if memory.fits else 'does not fit'})",
         f"Host RAM: {memory.host_ram_gib:.1f} GiB"
@@ -111,6 +123,7 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
     serving = a.workload.serving_settings  # the file's, or the defaults the estimate used
     context, engine = serving.context, serving.engine
     step = ", ".join(f"{k} {v:.2f} ms" for k, v in speed.step_ms.items() if v > 0.005)
+    bands = serving_bands(a.workload)
     figures = {
         "vram": (
             "Fits in VRAM",
@@ -126,19 +139,28 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
         "throughput": (
             "Generation",
             f"{rate(speed.decode_tokens_s_per_stream)} tokens/s",
-            f"per stream · {memory.max_streams} users at {context:,} tokens",
+            f"per stream · {memory.max_streams} users at {context:,} tokens"
+            + (
+                f" · ×{speed.speculative_speedup:.2f} speculative"
+                if speed.speculative_speedup is not None
+                else ""
+            ),
             f"Mean speed of one stream over the generated tokens = 1 / decode step; "
             f"one step: {step}.\n{speed.streams} stream(s) together: "
             f"{rate(speed.aggregate_decode_tokens_s)} tokens/s. Users served: streams whose "
             f"KV cache fits beside the weights at the full context ({memory.max_streams})."
-            + (f"\nEngine constants: {inf.engine_basis}." if inf.engine_basis else ""),
+            + (f"\nEngine constants: {inf.engine_basis}." if inf.engine_basis else "")
+            + f"\nExpected error: {band_text(bands['decode_tokens_s_per_stream'])}."
+            + (f"\nLaunch: {inf.launch_command}" if inf.launch_command else ""),
         ),
         "time": (
             "Time to first token",
             seconds(speed.ttft_s),
             f"prompt {rate(speed.prefill_tokens_s)} tokens/s",
             "Prefill of the prompt (compute-bound: its FLOPs at the tensor rate the weights' "
-            "format runs at) plus the first decode step.",
+            "format runs at) plus the first decode step"
+            + (" plus the wait for a free slot" if speed.streams > speed.running_streams else "")
+            + f".\nExpected error: {band_text(bands['ttft_s'])}.",
         ),
     }
     cost = inf.cost

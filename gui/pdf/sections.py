@@ -195,8 +195,19 @@ def serving_performance_html(b: SheetBuild, key: str, charts: set[str]) -> str:
         ("Users served at this context", str(memory.max_streams)),
         ("Bottleneck", BOTTLENECK_TEXT[speed.bottleneck]),
     ]
+    if speed.speculative_speedup is not None:
+        pairs.append(("Speculative decoding", f"×{speed.speculative_speedup:.2f} over plain"))
     if inf.engine_basis:
         pairs.append(("Engine constants", inf.engine_basis))
+    workload = b.analysis.workload
+    if workload is not None:
+        from core.validation.bands import band_text, serving_bands
+
+        bands = serving_bands(workload)
+        pairs.append(("Expected error, generation", band_text(bands["decode_tokens_s_per_stream"])))
+        pairs.append(("Expected error, first token", band_text(bands["ttft_s"])))
+    if inf.launch_command:
+        pairs.append(("Launch command", inf.launch_command))
     html = key_values(pairs)
     for chart, title, points, unit, value in (
         (

@@ -10,8 +10,21 @@ from PySide6.QtCore import QObject, Signal
 
 from core.models.build import Build
 from core.models.suggest import SuggestRequest, SuggestResult
+from core.models.workload import Workload
 from gui.viewmodels.session import SessionViewModel, default_workload
 from gui.workers.suggest_worker import SuggestWorker
+
+
+def _variant_words(before: Workload, after: Workload) -> str:
+    """Undo words for the workload variant a suggestion was searched with."""
+    if after.is_serving:
+        old, new = before.serving_settings, after.serving_settings
+        if new.n_cpu_moe != old.n_cpu_moe:
+            return f"Experts of {new.n_cpu_moe} layers in host RAM (suggested build)"
+        if new.split != old.split:
+            return f"{new.split.capitalize()} split (suggested build)"
+        return "Serving settings (suggested build)"
+    return f"Checkpointing {after.checkpointing} (suggested build)"
 
 
 def suggestion_name(build: Build) -> str:
@@ -91,7 +104,7 @@ class SuggestViewModel(QObject):
             # The build fits only as the search ran it (checkpointing on): say so by doing it.
             # The other suggestions were searched with the same variants: they stay.
             searched, self._searched = self._searched, None  # not a change that drops them
-            vm.set_workload(f"Checkpointing {changed.checkpointing} (suggested build)", changed)
+            vm.set_workload(_variant_words(vm.workload, changed), changed)
             if searched is not None:
                 self._searched = (vm.workload, vm.settings)
         self.build_opened.emit(added)

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
+    QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -69,9 +73,27 @@ class ResultsPanel(QWidget):
         self.vram_table = _table(("VRAM per GPU", "GiB", "share"))
         self.details = QPlainTextEdit()
         self.details.setReadOnly(True)
+        self.launch = QLineEdit()
+        self.launch.setReadOnly(True)
+        self.launch.setToolTip(
+            plain.tip(
+                "The engine command line this plan assumes: point the weights file at your download"
+            )
+        )
+        self.copy_launch = QPushButton("Copy")
+        self.copy_launch.setToolTip(plain.tip("Copy the launch command to the clipboard"))
+        self.copy_launch.clicked.connect(self._on_copy_launch_clicked)
+        self.launch_row = QWidget()
+        row = QHBoxLayout(self.launch_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(plain.label("Launch:"))
+        row.addWidget(self.launch, 1)
+        row.addWidget(self.copy_launch)
+        self.launch_row.hide()
         breakdowns = QWidget()
         inner = QVBoxLayout(breakdowns)
         inner.setContentsMargins(0, 0, 0, 0)
+        inner.addWidget(self.launch_row)
         inner.addWidget(self.step_table)
         inner.addWidget(self.vram_table)
         self.parts_panel = PartsPanel()
@@ -131,8 +153,15 @@ class ResultsPanel(QWidget):
             figures = summary_figures(analysis, self._settings.money)
             self.cards.show_figures(self._with_published(analysis, figures))
 
+    def _on_copy_launch_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.launch.text())
+
     def _show_breakdowns(self, analysis: Analysis) -> None:
         served = analysis.inference
+        command = served.launch_command if served is not None else None
+        self.launch.setText(command or "")
+        self.launch.setCursorPosition(0)
+        self.launch_row.setVisible(command is not None)
         if served is not None:  # a served LLM: its decode step and its memory
             fill_table(self.step_table, decode_rows(served.speed))
             self.step_table.setToolTip(

@@ -101,6 +101,22 @@ class SuggestPanel(QWidget):
         self.allow_checkpointing = QCheckBox("switch on checkpointing when it makes a model fit")
         self.front_size = QSpinBox()
         self.front_size.setRange(1, 100)
+        self.min_decode = QDoubleSpinBox()
+        self.min_decode.setRange(0, 100_000)
+        self.min_decode.setDecimals(1)
+        self.min_decode.setSpecialValueText("any")
+        self.min_decode.setSuffix(" tokens/s")
+        self.min_decode.setToolTip(
+            plain.tip("Serving: generation speed every stream must reach (0: any)")
+        )
+        self.max_ttft = QDoubleSpinBox()
+        self.max_ttft.setRange(0, 100_000)
+        self.max_ttft.setDecimals(1)
+        self.max_ttft.setSpecialValueText("any")
+        self.max_ttft.setSuffix(" s")
+        self.max_ttft.setToolTip(
+            plain.tip("Serving: longest time to the first token allowed (0: any)")
+        )
         self.workload_label = plain.label()
         self.workload_label.setWordWrap(True)
         form = QFormLayout()
@@ -110,6 +126,8 @@ class SuggestPanel(QWidget):
         form.addRow("Platform", self.platform)
         form.addRow("Circuit", self.circuit)
         form.addRow("Wall power at most", self.max_wall)
+        form.addRow("Per stream at least", self.min_decode)
+        form.addRow("First token within", self.max_ttft)
         form.addRow("", self.vram_fit)
         form.addRow("", self.allow_used)
         form.addRow("", self.allow_checkpointing)
@@ -180,6 +198,8 @@ class SuggestPanel(QWidget):
         self.allow_used.setChecked(r.allow_used)
         self.allow_checkpointing.setChecked(r.allow_checkpointing)
         self.front_size.setValue(r.front_size)
+        self.min_decode.setValue(r.min_decode_tokens_s or 0.0)
+        self.max_ttft.setValue(r.max_ttft_s or 0.0)
 
     def request(self) -> SuggestRequest:
         return self.view_model.request.model_copy(
@@ -193,6 +213,8 @@ class SuggestPanel(QWidget):
                 "allow_used": self.allow_used.isChecked(),
                 "allow_checkpointing": self.allow_checkpointing.isChecked(),
                 "front_size": self.front_size.value(),
+                "min_decode_tokens_s": self.min_decode.value() or None,
+                "max_ttft_s": self.max_ttft.value() or None,
             }
         )
 
@@ -231,6 +253,11 @@ class SuggestPanel(QWidget):
     def _on_session_changed(self, session: Session) -> None:
         name = session.workload.name if session.workload else "the default workload"
         self.workload_label.setText(f"{name} (edit it in the Build tab)")
+        serving = session.workload is not None and session.workload.is_serving
+        why = "" if serving else "applies to serving an LLM (task inference)"
+        for box in (self.min_decode, self.max_ttft):
+            box.setEnabled(serving)
+            box.setStatusTip(why)
 
     def _on_view_model_result_changed(self, result: SuggestResult) -> None:
         catalog = self.view_model.session_view_model.catalog

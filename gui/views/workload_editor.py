@@ -44,7 +44,9 @@ SERVING_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("KV cache / split", ("serving.kv_cache", "serving.split")),
     ("Prompt / output", ("serving.prompt_len", "serving.gen_len")),
     ("Streams / offload", ("serving.streams", "serving.offload_gib")),
-    ("", ("serving.flash_attention",)),
+    ("Experts in RAM", ("serving.n_cpu_moe", "serving.flash_attention")),
+    ("Speculative", ("serving.speculative", "serving.draft_model")),
+    ("Draft / accept", ("serving.draft_tokens", "serving.acceptance")),
 )
 RUN_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Stack", ("stack",)),

@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from core.files.document import CURRENT_VERSION
+
 Expect = Literal["opens", "refused"]
 MARKUP = '<b>RF-MARK</b><img src="rf-missing.png"><a href="https://example.invalid">x</a>'
 """Text that Qt would render as markup; it must only ever appear literally."""
@@ -194,7 +196,8 @@ def _folder(folder: Path) -> Path:
 
 def _dumps_with_duplicate_key() -> bytes:
     text = json.dumps(VALID)
-    return text.replace('"version": 4,', '"version": 4, "version": 2,', 1).encode()
+    current = f'"version": {CURRENT_VERSION},'
+    return text.replace(current, f'{current} "version": 2,', 1).encode()
 
 
 def document_cases() -> list[Case]:

@@ -12,6 +12,7 @@ import pytest
 
 from core.catalog import load_catalog
 from core.errors import RigForgeError
+from core.files.document import CURRENT_VERSION
 from core.files.io import open_file
 from gui.main import main as rigforge
 from tests.hostile.corpus import MARKUP, Case, document_cases
@@ -70,7 +71,14 @@ def test_check(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("case", CASES, ids=_ids(CASES))
 def test_convert(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "converted.json"
-    argv = ["convert", str(case.path(tmp_path)), "--to-version", "4", "-o", str(out_file)]
+    argv = [
+        "convert",
+        str(case.path(tmp_path)),
+        "--to-version",
+        str(CURRENT_VERSION),
+        "-o",
+        str(out_file),
+    ]
     status, _out, err = _run(capsys, argv)
     _assert_outcome(case, "convert", status, err)
     assert out_file.exists() == (case.expect == "opens")

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from core.calc import analyze
 from core.catalog import load_catalog
 from core.errors import FileFormatError, RigForgeError
+from core.files.document import CURRENT_VERSION
 from core.files.io import dumps, parse_document, to_document
 from core.prices import load_currency_table
 from core.prices.feed import MAX_USD, parse_feed
@@ -135,7 +136,7 @@ def test_arbitrary_json_loads_or_is_refused(document: Any) -> None:
 @FUZZ
 @given(st.dictionaries(st.sampled_from(sorted(VALID)), JSON, max_size=8))
 def test_documents_with_the_right_header_load_or_are_refused(fields: dict[str, Any]) -> None:
-    _accepted_round_trips(_encode({**fields, "format": "rigforge", "version": 4}))
+    _accepted_round_trips(_encode({**fields, "format": "rigforge", "version": CURRENT_VERSION}))
 
 
 @FUZZ

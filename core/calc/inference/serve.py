@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.calc.inference.constants import FITTED, InferenceConstants
+from core.calc.inference.launch import launch_command
 from core.calc.inference.memory import inference_memory, memory_fixes
 from core.calc.platform.power import HOURS_PER_YEAR as POWER_HOURS_PER_YEAR
 from core.calc.rig import Rig, serving_speed
@@ -52,6 +53,7 @@ def serve(
         speed=speed,
         cost=cost,
         engine_basis=constants.engine(serving.engine, gpu.vendor).basis,
+        launch_command=launch_command(workload, count),
     )
 
 

@@ -193,18 +193,28 @@ def test_vllm_generation_on_nvidia_and_on_intel_use_their_own_constants() -> Non
     vLLM') fits one request's time per output token on H100 as slope × input + intercept;
     at a 1,024-token prompt that is 6.49 ms for Llama 3.1 8B BF16, 154 tokens/s. The
     weights alone (16.1 GB at 3.35 TB/s) take 4.8 ms, so the per-token cost is about 1.7
-    ms, not the 32 ms of vLLM's XPU backend on Intel Arc, which stays with Intel GPUs."""
+    ms. vLLM's XPU backend on Intel Arc has its own entry, whose prompt kernels run at
+    under a third of the tensor peak (its blog's 1,024/1,024-token runs at 75 concurrent
+    requests on one Arc Pro B60: 1,210.74 output tokens/s, with every prompt processed
+    between the decode steps)."""
     from core.calc.inference.constants import FITTED
 
     assert FITTED.engine("vllm", "Intel") is FITTED.engines["vllm@Intel"]
     assert FITTED.engine("vllm", "NVIDIA") is FITTED.engines["vllm"]
     assert FITTED.engine("vllm", "NVIDIA").token_overhead_s < 5e-3
-    assert FITTED.engine("vllm", "Intel").token_overhead_s > 10e-3
+    assert FITTED.engine("vllm", "Intel").prefill_efficiency < 0.35
     gpu = CATALOG.gpu("H100 SXM5 80GB")
     w = _workload("llama-3.1-8b", engine="vllm", weights="bf16", prompt_len=1024, gen_len=64)
     assert w.serving is not None
     speed = inference_speed(w, w.serving, gpu, 1, curves=False)
     assert speed.decode_tokens_s_per_stream == pytest.approx(154.2, rel=0.25)
+    arc = CATALOG.gpu("Arc Pro B60")
+    served = _workload(
+        "gpt-oss-20b", engine="vllm", weights="mxfp4", prompt_len=1024, gen_len=1024, streams=75
+    )
+    assert served.serving is not None
+    batch = inference_speed(served, served.serving, arc, 1, curves=False)
+    assert batch.aggregate_decode_tokens_s == pytest.approx(1210.74, rel=0.25)
 
 
 def test_turning_flash_attention_on_is_the_first_memory_fix() -> None:
