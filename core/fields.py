@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from core.models.build import MAX_GPUS, Build
+from core.models.system import Backend
 from core.models.workload import (
     ALL_LINEAR,
     MAX_BATCH,
@@ -322,6 +323,17 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         applies=(SERVING, SPECULATING),
         decimals=2,
         step=0.05,
+    ),
+    Field(
+        "serving.backend",
+        "backend",
+        "choice",
+        "GPU software the engine runs on (auto: the GPU maker's own — CUDA, ROCm, SYCL, "
+        "Metal; Vulkan also runs on AMD and Intel cards, MLX on Macs with the mlx-lm engine)",
+        choices=("auto", *get_args(Backend)),
+        special="auto",
+        flag="--backend",
+        applies=(SERVING,),
     ),
     Field(
         "serving.flash_attention",

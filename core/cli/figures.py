@@ -87,3 +87,42 @@ def analysis_figures(a: Analysis) -> dict[str, Any]:
     if a.throughput is not None:
         return {"total_throughput": a.throughput.total_throughput}
     return {}
+
+
+def system_figures(served: Any, workload: Workload) -> dict[str, Any]:
+    """``predict --system --json``: the serving figures, the system and its memory share."""
+    from core.calc.inference.launch import launch_command
+    from core.text.systems import memory_share_note
+    from core.validation.bands import serving_bands
+
+    speed, memory, system = served.speed, served.memory, served.system
+    bands = serving_bands(workload)
+    cost = served.cost
+    return {
+        "workload": workload.name,
+        "system": system.id,
+        "system_name": system.name,
+        "nodes": served.nodes,
+        "backend": served.backend,
+        "serving": workload.serving_settings.model_dump(),
+        **{key: getattr(speed, key) for key in SERVING_KEYS},
+        "running_streams": speed.running_streams,
+        "speculative_speedup": speed.speculative_speedup,
+        "bottleneck": speed.bottleneck,
+        "step_ms": speed.step_ms,
+        "fits": memory.fits,
+        "total_gib": memory.total_gib,
+        "gpu_memory_gib": served.gpu_gib,
+        "gpu_memory_default_gib": served.default_gib,
+        "memory_share_note": memory_share_note(system, memory.total_gib, memory.fits),
+        "link_gb_s": served.link_gb_s,
+        "price_usd": served.parts_usd,
+        "price_as_of": system.price.as_of.isoformat() if system.price.as_of else None,
+        "wall_w": served.wall_w,
+        "usd_per_million_tokens": cost.usd_per_million_tokens if cost else None,
+        "engine_basis": served.engine_basis,
+        "launch_command": launch_command(workload, 1, nodes=served.nodes),
+        "expected_error_pct": bands["decode_tokens_s_per_stream"].pct,
+        "expected_error_pct_by_figure": {k: b.pct for k, b in bands.items()},
+        "sources": list(system.sources),
+    }

@@ -17,7 +17,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workload", required=True, help="preset name or alias, or a path to config.json"
     )
     parser.add_argument("--gpus", type=whole(1, MAX_GPUS), default=1)
-    parser.add_argument("--gpu", default="RTX 4090", help="GPU name from the catalog")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--gpu", help="GPU name from the catalog (default RTX 4090)")
+    chosen.add_argument(
+        "--system",
+        help="a prebuilt unified-memory system (serving): its GPU's share of the memory",
+    )
+    parser.add_argument("--nodes", type=whole(1, 2), help="with --system: two linked systems")
     add_workload_options(parser)
     parser.add_argument("--json", action="store_true")
 
@@ -50,6 +56,13 @@ def run(args: argparse.Namespace) -> int:
     from core.text.vram import render
 
     workload = workload_from(args)
+    if args.system:
+        return _on_system(args, workload)
+    if args.nodes is not None:
+        from core.errors import RigForgeError
+
+        raise RigForgeError("--nodes applies to --system (two identical systems)")
+    args.gpu = args.gpu or "RTX 4090"
     capacity = _gpu_vram_gib(args.gpu)
     if workload.is_serving:
         return _serving(args, workload, capacity)
@@ -107,4 +120,58 @@ def _serving(args: argparse.Namespace, workload: Any, capacity: float) -> int:
         )
         for fix in fixes:
             print(f"  fix: {fix_text(fix)}")
+    return 0 if memory.fits else 1
+
+
+def _on_system(args: argparse.Namespace, workload: Any) -> int:
+    """Serving memory on a prebuilt system: the model against the GPU's share of the one
+    memory, and what to set when it needs more than the share as shipped."""
+    from core.calc.inference import inference_memory
+    from core.calc.system import accelerator
+    from core.catalog.systems import find_system
+    from core.errors import RigForgeError
+    from core.text.systems import memory_share_note
+
+    system = find_system(args.system)
+    if not workload.is_serving:
+        raise RigForgeError(
+            f"{system.name}: memory of serving an LLM (--task inference); training on "
+            "prebuilt systems is not modelled yet"
+        )
+    serving = workload.serving_settings
+    if serving.offload_gib or serving.n_cpu_moe:
+        raise RigForgeError(
+            f"{system.name} has one memory for CPU and GPU: offloading to host RAM moves nothing"
+        )
+    nodes = args.nodes or 1
+    gpu = accelerator(system)
+    memory = inference_memory(workload, serving, gpu.vram_gib, nodes, with_fixes=False)
+    note = memory_share_note(system, memory.total_gib, memory.fits)
+    if args.json:
+        data = {
+            "workload": workload.name,
+            "system": system.id,
+            "nodes": nodes,
+            "serving": serving.model_dump(),
+            **memory.model_dump(exclude={"fixes"}),
+            "gpu_memory_gib": system.gpu_max_gb,
+            "gpu_memory_default_gib": system.gpu_default_gb,
+            "memory_share_note": note,
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        verdict = "fits" if memory.fits else "does not fit"
+        where = f"2 x {system.name}" if nodes == 2 else system.name
+        print(
+            f"{workload.name}, {serving.weights}, {serving.streams} stream(s) at "
+            f"{serving.context:,} tokens on {where}: {verdict}"
+        )
+        print(
+            f"  {memory.total_gib:.1f} GiB (weights {memory.weights_gib:.1f}, KV cache "
+            f"{memory.kv_cache_gib:.1f}, engine {memory.engine_gib:.1f}) of the "
+            f"{system.gpu_max_gb:g} GiB the GPU can be given ({system.gpu_default_gb:g} as "
+            "shipped)"
+        )
+        if note:
+            print(f"  {note}")
     return 0 if memory.fits else 1

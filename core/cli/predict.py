@@ -27,7 +27,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     machine.add_argument(
         "--build", type=whole(1, 64), help="with FILE: which build (1 = first, the default)"
     )
-    machine.add_argument("--gpu", help="GPU name or alias from the catalog (without FILE)")
+    chosen = machine.add_mutually_exclusive_group()
+    chosen.add_argument("--gpu", help="GPU name or alias from the catalog (without FILE)")
+    chosen.add_argument(
+        "--system",
+        help="a prebuilt unified-memory system (DGX Spark, Framework Desktop, Mac Studio M3 "
+        "Ultra, …; --list-systems names them all)",
+    )
+    machine.add_argument(
+        "--nodes",
+        type=whole(1, 2),
+        help="with --system: two identical systems linked by their fastest port, the layers "
+        "split between them",
+    )
+    machine.add_argument(
+        "--list-systems", action="store_true", help="list the prebuilt systems and exit"
+    )
     machine.add_argument("--count", type=whole(1, MAX_GPUS), help="number of GPUs (default 1)")
     machine.add_argument(
         "--interconnect",
@@ -64,6 +79,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.list_systems:
+        return _list_systems(args)
+    if args.system:
+        if args.file is not None or args.default:
+            raise RigForgeError("--system names the machine: leave out FILE and --default")
+        if not args.workload:
+            raise RigForgeError("give --workload: a preset name or a config.json path")
+        return _on_system(args)
+    if args.nodes is not None:
+        raise RigForgeError("--nodes applies to --system (two identical systems)")
     if args.file is not None or args.default:
         return _on_build(args)
     if not args.gpu:
@@ -71,6 +96,49 @@ def run(args: argparse.Namespace) -> int:
     if not args.workload:
         raise RigForgeError("give --workload: a preset name or a config.json path")
     return _on_gpus(args)
+
+
+def _list_systems(args: argparse.Namespace) -> int:
+    from core.catalog.systems import load_systems
+    from core.text.systems import system_line
+
+    systems = load_systems()
+    if args.json:
+        print(json.dumps([s.model_dump(mode="json") for s in systems], indent=1))
+    else:
+        print("\n".join(system_line(s) for s in systems))
+    return 0
+
+
+def _on_system(args: argparse.Namespace) -> int:
+    from core.calc.system import serve_system
+    from core.catalog.systems import find_system
+    from core.cli.figures import system_figures
+    from core.text.inference import speed_lines
+    from core.text.systems import system_notes
+
+    system = find_system(args.system)
+    workload = workload_from(args)
+    if not workload.is_serving:
+        raise RigForgeError(
+            f"{system.name}: RigForge estimates serving an LLM on prebuilt systems "
+            "(--task inference on a decoder); training and fine-tuning on them are not "
+            "modelled yet (no published runs to calibrate them)"
+        )
+    served = serve_system(system, workload, args.nodes or 1)
+    data = system_figures(served, workload)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    serving = workload.serving_settings
+    nodes = f"2 × {system.name}" if served.nodes == 2 else system.name
+    print(f"{workload.name} on {nodes}, {serving.engine} ({data['backend']}), {serving.weights}")
+    print("\n".join(speed_lines(served.speed, served.memory)))
+    print("\n".join(system_notes(served)))
+    print(f"Engine constants: {served.engine_basis}")
+    if data["launch_command"]:
+        print(f"Launch: {data['launch_command']}")
+    return 0 if served.memory.fits else 1
 
 
 def _on_gpus(args: argparse.Namespace) -> int:

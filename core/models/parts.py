@@ -43,6 +43,7 @@ Architecture = Literal[
     "cdna4",
     "xe-hpg",
     "xe2",
+    "apple",
 ]
 Category = Literal["gpu", "cpu", "motherboard", "memory", "drive", "psu", "case", "riser"]
 Bifurcation = Literal["x8x8", "x8x4x4", "x4x4x4x4"]
@@ -117,7 +118,7 @@ class TensorTflops(Frozen):
 
 class GPU(Part):
     category: Literal["gpu"] = "gpu"
-    vendor: Literal["NVIDIA", "AMD", "Intel"]
+    vendor: Literal["NVIDIA", "AMD", "Intel", "Apple"]
     architecture: Architecture
     chip: str | None = None
     vram_gib: Annotated[float, Field(ge=0.5, le=4096)]

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from core.models.common import Frozen, NonEmptyStr
+from core.models.system import Backend
 
 # Physical ranges, far outside any real network, so no value a file can hold makes the
 # analysis overflow (file format limits: docs/file-format.md).
@@ -44,7 +45,9 @@ LoraTarget = Literal["q", "k", "v", "o", "gate", "up", "down"]
 
 TRAINING_TASKS: frozenset[str] = frozenset({"training", "lora", "qlora"})
 
-Engine = Literal["llama.cpp", "vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2"]
+Engine = Literal[
+    "llama.cpp", "vllm", "tensorrt-llm", "sglang", "transformers", "exllamav2", "mlx-lm"
+]
 WeightsFormat = Literal[
     "f16",
     "bf16",
@@ -324,8 +327,23 @@ ENGINE_WEIGHTS: dict[str, frozenset[str]] = {
         {"f16", "bf16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "nf4-dq", "mxfp4"}
     ),
     "exllamav2": frozenset({"f16", "gptq-int4", "q4f16_1", "awq-int4"}),
+    # MLX's own quantisation (group of 64 with an fp16 scale and bias: 4.5 and 8.5 bits a
+    # weight) has q4_0's and q8_0's sizes; RigForge names it by them
+    "mlx-lm": frozenset({"f16", "bf16", "q8_0", "q4_0"}),
 }
 """Weights formats each engine loads (their documentation's supported-quantisation lists)."""
+
+ENGINE_BACKENDS: dict[str, tuple[str, ...]] = {
+    "llama.cpp": ("cuda", "rocm", "vulkan", "metal", "sycl"),
+    "vllm": ("cuda", "rocm", "sycl"),
+    "tensorrt-llm": ("cuda",),
+    "sglang": ("cuda", "rocm"),
+    "transformers": ("cuda", "rocm", "metal", "sycl"),
+    "exllamav2": ("cuda", "rocm"),
+    "mlx-lm": ("mlx",),
+}
+"""GPU software each engine runs on (llama.cpp's README backends: CUDA, HIP, Vulkan,
+Metal, SYCL; vLLM's CUDA, ROCm and XPU builds; MLX-LM on Apple's MLX only)."""
 
 
 Speculative = Literal["none", "draft", "mtp", "ngram"]
@@ -374,6 +392,9 @@ class Serving(Frozen):
     """Tokens drafted per step; ``None``: the method's default."""
     acceptance: Annotated[float, Field(gt=0, lt=1)] | None = None
     """Chance a drafted token is accepted; ``None``: the method's published default."""
+    backend: Backend | None = None
+    """GPU software the engine runs on; ``None``: the GPU maker's own (NVIDIA CUDA, AMD
+    ROCm, Intel SYCL, Apple Metal)."""
     flash_attention: bool = True
     """Fused (flash) attention kernels. llama.cpp runs them by default since August 2025
     (pull request #15434, ``-fa auto``); ``False`` models ``-fa off`` and older builds,
@@ -387,6 +408,15 @@ class Serving(Frozen):
             raise ValueError(
                 f"{self.engine} does not load {self.weights} weights; it loads "
                 + ", ".join(sorted(loads))
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _engine_runs_the_backend(self) -> Serving:
+        runs = ENGINE_BACKENDS.get(self.engine, ())
+        if self.backend is not None and self.backend not in runs:
+            raise ValueError(
+                f"{self.engine} does not run on {self.backend}; it runs on " + ", ".join(runs)
             )
         return self
 

@@ -70,6 +70,14 @@ class EngineConstants:
     estimates)."""
 
 
+DEFAULT_BACKENDS = {"NVIDIA": "cuda", "AMD": "rocm", "Intel": "sycl", "Apple": "metal"}
+
+
+def default_backend(vendor: str) -> str:
+    """The GPU software an engine uses on ``vendor``'s GPUs unless told otherwise."""
+    return DEFAULT_BACKENDS.get(vendor, "cuda")
+
+
 @dataclass(frozen=True)
 class SpeculativeDefault:
     draft_tokens: int
@@ -121,9 +129,15 @@ class InferenceConstants:
     """GPU draw while processing a prompt: the same source sets the prompt phase to the
     full board power (A100 400 W, H100 700 W)."""
 
-    def engine(self, name: str, vendor: str) -> EngineConstants:
-        """The constants of engine ``name`` on a GPU made by ``vendor``."""
-        return self.engines.get(f"{name}@{vendor}") or self.engines[name]
+    def engine(self, name: str, vendor: str, backend: str | None = None) -> EngineConstants:
+        """The constants of engine ``name`` on a GPU made by ``vendor``, running on
+        ``backend`` (``None``: the maker's own software, ``default_backend``)."""
+        backend = backend or default_backend(vendor)
+        return (
+            self.engines.get(f"{name}@{backend}")
+            or self.engines.get(f"{name}@{vendor}")
+            or self.engines[name]
+        )
 
 
 _LLAMA_CPP = EngineConstants(
@@ -273,6 +287,53 @@ FITTED = InferenceConstants(
                 "assumed per-token costs"
             ),
         ),
+        # llama.cpp on other GPU software: its own kernels' share of the DRAM peak and
+        # prompt rates, fitted on published runs of that backend
+        # (tools/fit/fit_backends.py; docs/inference-model.md, "Backends")
+        "llama.cpp@rocm": replace(
+            _LLAMA_CPP,
+            bandwidth_efficiency=0.761,
+            prefill_efficiency=0.847,
+            prefill_quant_efficiency=0.072,
+            basis=(
+                "llama.cpp on ROCm (HIP, rocWMMA): fitted on 48 published llama-bench rows of "
+                "a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)"
+            ),
+        ),
+        "llama.cpp@vulkan": replace(
+            _LLAMA_CPP,
+            bandwidth_efficiency=0.831,
+            prefill_efficiency=1.0,
+            prefill_quant_efficiency=0.181,
+            basis=(
+                "llama.cpp on Vulkan (AMDVLK, RADV): fitted on 32 published llama-bench rows "
+                "of a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)"
+            ),
+        ),
+        "llama.cpp@metal": replace(
+            _LLAMA_CPP,
+            bandwidth_efficiency=0.834,
+            prefill_efficiency=0.851,
+            prefill_quant_efficiency=1.0,
+            basis=(
+                "llama.cpp on Metal: fitted on 16 published llama-bench rows of M3 Ultra, "
+                "M4 Max and M4 Pro Macs (llama.cpp discussion #4167, as quoted)"
+            ),
+        ),
+        "llama.cpp@sycl": replace(
+            _LLAMA_CPP,
+            basis="llama.cpp on SYCL: not fitted (no published rows read); CUDA's constants",
+        ),
+        "mlx-lm": replace(
+            _LLAMA_CPP,
+            bandwidth_efficiency=0.943,
+            prefill_efficiency=0.796,
+            prefill_quant_efficiency=0.533,
+            basis=(
+                "MLX-LM on Apple silicon: fitted on 2 published decode rows of an M3 Ultra "
+                "(Rapid-MLX); its prompt rate is not measured"
+            ),
+        ),
     },
-    allreduce_latency_s={"nvlink": 8e-6, "pcie": 25e-6, "host": 60e-6},
+    allreduce_latency_s={"nvlink": 8e-6, "pcie": 25e-6, "host": 60e-6, "network": 200e-6},
 )

@@ -39,13 +39,21 @@ def _model_name(workload: Workload) -> str:
     return workload.name.replace(" ", "-")
 
 
-def launch_command(workload: Workload, gpu_count: int) -> str | None:
+def launch_command(workload: Workload, gpu_count: int, *, nodes: int = 1) -> str | None:
     """The command line that starts ``workload``'s engine as planned (``None`` for an
-    engine without a server command: Hugging Face transformers, ExLlamaV2)."""
+    engine without a server command: Hugging Face transformers, ExLlamaV2). ``nodes`` 2:
+    two machines, llama.cpp's RPC backend (``rpc-server`` on the second, ``--rpc`` on the
+    first) or vLLM's pipeline over Ray."""
     serving = workload.serving_settings
     engine = serving.engine
     if engine == "llama.cpp":
-        return shlex.join(_llama_cpp(workload, serving, gpu_count))
+        args = _llama_cpp(workload, serving, gpu_count * nodes)
+        if nodes > 1:
+            args += ["--rpc", "NODE2:50052"]
+            return "rpc-server -H 0.0.0.0 -p 50052  # on the second node\n" + shlex.join(args)
+        return shlex.join(args)
+    if engine == "mlx-lm":
+        return shlex.join(["mlx_lm.server", "--model", _hf_id(workload)])
     if engine == "vllm":
         return shlex.join(_vllm(workload, serving, gpu_count))
     if engine == "sglang":

@@ -52,7 +52,7 @@ def serve(
         memory=memory,
         speed=speed,
         cost=cost,
-        engine_basis=constants.engine(serving.engine, gpu.vendor).basis,
+        engine_basis=constants.engine(serving.engine, gpu.vendor, serving.backend).basis,
         launch_command=launch_command(workload, count),
     )
 

@@ -91,6 +91,9 @@ class Link:
 
     kind: str
     gb_s: float
+    latency_s: float = 0.0
+    """A network between machines: one message's latency (a PCIe or NVLink hop's is in
+    the engine's ``hop_s``)."""
 
 
 def achievable_gb_s(gpu: GPU, c: EngineConstants) -> float:
@@ -119,7 +122,7 @@ def inference_speed(
     """``draft``: the draft model of ``serving.speculative == "draft"`` (``None``: a
     model about a tenth of the target's size, llama.cpp's usual pairing)."""
     shape = LlmShape.of(workload.architecture)
-    c = constants.engine(serving.engine, gpu.vendor)
+    c = constants.engine(serving.engine, gpu.vendor, serving.backend)
     args = (serving, gpu, gpu_count, link, host_gb_s, pcie_gb_s, cpu_cores, c, constants)
     model = _Model(shape, *args)
     spec = _Speculation.of(serving, model, draft, args)
@@ -336,6 +339,11 @@ class _Model:
             t_links = 2.0 * s.layers * per
         elif self.count > 1:
             t_links = (self.count - 1) * c.hop_s
+            if self.link.kind == "network":  # each boundary sends the step's activations
+                message = tokens * s.hidden * 2.0
+                t_links += (self.count - 1) * (
+                    self.link.latency_s + message / (self.link.gb_s * 1e9)
+                )
         host_bytes = host_read + gpu_read * self.offload_share
         t_host = 0.0
         if host_bytes:
@@ -424,7 +432,11 @@ class _Model:
                 stages += k + self.count - 1
                 left -= k
             hop_bytes = prompt / batches * s.hidden * 2.0
-            hops = batches * (self.count - 1) * (c.hop_s + hop_bytes / self.pcie)
+            if self.link.kind == "network":
+                per_hop = c.hop_s + self.link.latency_s + hop_bytes / (self.link.gb_s * 1e9)
+            else:
+                per_hop = c.hop_s + hop_bytes / self.pcie
+            hops = batches * (self.count - 1) * per_hop
             return stages * stage + hops + copies
         return work + copies
 

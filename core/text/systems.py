@@ -1,0 +1,56 @@
+"""Words for prebuilt unified-memory systems and serving on them."""
+
+from __future__ import annotations
+
+from core.models.system import System, SystemServing
+
+
+def system_line(system: System) -> str:
+    """One catalog line: name, memory, bandwidth, the accelerator's share, price and date."""
+    price = (
+        f"${system.price.usd:,.0f} ({system.price.kind}, {system.price.as_of})"
+        if system.price.usd is not None and system.price.as_of is not None
+        else "price unknown"
+    )
+    return (
+        f"{system.name} [{system.id}]: {system.memory_gb:g} GB at "
+        f"{system.memory_bandwidth_gb_s:g} GB/s, GPU up to {system.gpu_max_gb:g} GB "
+        f"({system.gpu_default_gb:g} as shipped), {', '.join(system.backends)}; {price}"
+    )
+
+
+def memory_share_note(system: System, need_gib: float, fits: bool) -> str | None:
+    """What to set when the plan needs more memory than the GPU gets as shipped."""
+    if need_gib <= system.gpu_default_gb or not fits:
+        return None
+    return (
+        f"needs {need_gib:.1f} GiB of GPU memory, more than the {system.gpu_default_gb:.0f} "
+        f"GiB it gets as shipped: {system.gpu_share_how}"
+    )
+
+
+def system_notes(served: SystemServing) -> list[str]:
+    system = served.system
+    lines = [
+        f"GPU memory: up to {served.gpu_gib:g} GiB of {system.memory_gb:g} ({system.gpu_share_how})"
+    ]
+    note = memory_share_note(system, served.memory.total_gib, served.memory.fits)
+    if note:
+        lines.append(f"Memory share: {note}")
+    if served.nodes == 2 and served.link_gb_s is not None:
+        port = system.fastest_port()
+        lines.append(
+            f"Two nodes over {port.name if port else 'a network'} "
+            f"({served.link_gb_s:g} GB/s): the layers split between them, each boundary "
+            "sends the step's activations"
+        )
+    if served.parts_usd is not None:
+        lines.append(f"Price: ${served.parts_usd:,.0f} ({system.price.kind}, {system.price.as_of})")
+    elif served.nodes == 2:
+        lines.append("Price: unknown (the link cable's price is not sourced)")
+    else:
+        lines.append(f"Price: unknown ({system.price.source})")
+    if served.wall_w is not None:
+        lines.append(f"Wall power under load: {served.wall_w:,.0f} W ({system.power_basis})")
+    lines.append("Weights offloaded to host RAM make no sense here: the GPU uses host memory")
+    return lines

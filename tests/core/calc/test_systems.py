@@ -1,0 +1,108 @@
+"""Prebuilt unified-memory systems: the catalog, serving on one or two of them, backends."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.calc.inference.constants import FITTED
+from core.calc.system import accelerator, serve_system
+from core.catalog.systems import find_system, load_systems
+from core.errors import LookupFailed, RigForgeError
+from core.models.workload import Serving
+from core.workloads import find_preset, make_workload
+from gui.main import main as rigforge
+
+
+def _served(preset: str, **serving: object):  # type: ignore[no-untyped-def]
+    s = Serving(**serving)  # type: ignore[arg-type]
+    return make_workload(find_preset(preset), task="inference").model_copy(update={"serving": s})
+
+
+def test_every_system_is_sourced_and_every_known_price_dated() -> None:
+    systems = load_systems()
+    assert {"dgx-spark-128gb", "framework-desktop-128gb", "mac-studio-m3-ultra-96gb"} <= {
+        s.id for s in systems
+    }
+    for s in systems:
+        assert s.sources and s.compute_basis
+        assert s.price.usd is None or s.price.as_of is not None
+        assert s.gpu_default_gb <= s.gpu_max_gb <= s.memory_gb
+
+
+def test_names_resolve_as_parts_do() -> None:
+    assert find_system("DGX Spark").id == "dgx-spark-128gb"
+    assert find_system("framework desktop").id == "framework-desktop-128gb"
+    assert find_system("Mac Studio M3 Ultra").id == "mac-studio-m3-ultra-96gb"
+    with pytest.raises(LookupFailed, match="did you mean"):
+        find_system("DGX Sparc")
+
+
+def test_decode_on_a_dgx_spark_is_bounded_by_its_memory() -> None:
+    """Llama 3.1 8B Q4_K_M reads about 4.9 GB a token: at 273 GB/s no more than 56 tokens/s,
+    and the fitted share of the peak (0.96) with llama.cpp's per-layer costs leaves less."""
+    spark = find_system("DGX Spark")
+    served = serve_system(spark, _served("llama-3.1-8b", weights="q4_k_m"))
+    ceiling = 273e9 / (8.03e9 * 4.8944 / 8)
+    assert 0.6 * ceiling < served.speed.decode_tokens_s_per_stream < ceiling
+    assert served.memory.fits and served.parts_usd == spark.price.usd
+
+
+def test_offload_makes_no_sense_on_unified_memory() -> None:
+    with pytest.raises(RigForgeError, match="one memory for CPU and GPU"):
+        serve_system(find_system("DGX Spark"), _served("gpt-oss-120b", n_cpu_moe=10))
+
+
+def test_a_mac_needs_its_wired_limit_raised_past_the_default_share() -> None:
+    """Llama 3.3 70B at Q8_0 takes about 70 GiB; the 128 GB Framework Desktop gives its GPU
+    half of the memory on Linux as shipped (64 GB): the plan says to raise the GTT size,
+    and fits within the 120 GiB it can be set to."""
+    from core.text.systems import memory_share_note
+
+    system = find_system("Framework Desktop")
+    served = serve_system(system, _served("llama-3.3-70b", weights="q8_0"))
+    assert served.memory.fits and served.memory.total_gib > 64
+    note = memory_share_note(system, served.memory.total_gib, served.memory.fits)
+    assert note is not None and "ttm.pages_limit" in note
+
+
+def test_two_sparks_split_the_layers_over_their_200_gbit_link() -> None:
+    """ConnectX-7 at 200 Gb/s is 25 GB/s a direction; a pair holds what one cannot, and
+    its price is unknown (the cable's is not sourced), never the systems' alone."""
+    spark = find_system("DGX Spark")
+    served = serve_system(spark, _served("qwen3-235b-a22b", weights="q4_k_m"), nodes=2)
+    alone = serve_system(spark, _served("qwen3-235b-a22b", weights="q4_k_m"))
+    assert served.link_gb_s == pytest.approx(25.0)
+    assert served.memory.fits and not alone.memory.fits
+    assert served.parts_usd is None
+
+
+def test_backends_have_their_own_constants_and_engines_check_them() -> None:
+    rocm = FITTED.engine("llama.cpp", "AMD")
+    assert rocm is FITTED.engines["llama.cpp@rocm"]
+    assert FITTED.engine("llama.cpp", "AMD", "vulkan") is FITTED.engines["llama.cpp@vulkan"]
+    assert FITTED.engine("llama.cpp", "Apple") is FITTED.engines["llama.cpp@metal"]
+    assert FITTED.engine("llama.cpp", "NVIDIA") is FITTED.engines["llama.cpp"]
+    with pytest.raises(ValueError, match="vllm does not run on metal"):
+        Serving(engine="vllm", weights="bf16", backend="metal")
+    with pytest.raises(RigForgeError, match="runs cuda, vulkan, not metal"):
+        serve_system(find_system("DGX Spark"), _served("llama-3.1-8b", backend="metal"))
+    assert accelerator(find_system("Mac Studio M3 Ultra")).vendor == "Apple"
+
+
+def test_predict_answers_for_a_system(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["predict", "--system", "DGX Spark", "--workload", "Llama 3.1 8B", "--task",
+            "inference", "--json"]  # fmt: skip
+    assert rigforge(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["system"] == "dgx-spark-128gb" and data["backend"] == "cuda"
+    for key in ("prefill_tokens_s", "ttft_s", "decode_tokens_s_per_stream", "max_streams",
+                "gpu_memory_gib", "price_usd", "launch_command", "expected_error_pct"):  # fmt: skip
+        assert data[key] is not None
+    # --gpu and --system name the machine two ways: refused together
+    with pytest.raises(SystemExit):
+        rigforge(["predict", "--gpu", "RTX 4090", "--system", "DGX Spark", "--workload", "x"])
+    assert rigforge(["memory", "--task", "inference", "--system", "Mac Studio M3 Ultra",
+                     "--workload", "Llama 3.3 70B"]) == 0  # fmt: skip
+    assert "fits" in capsys.readouterr().out

@@ -1,0 +1,223 @@
+"""Fit llama.cpp's constants per GPU software (ROCm, Vulkan, Metal) on published runs of
+unified-memory systems, and check every system family on rows left out of its fit.
+
+Rows: ``resources/benchmarks/unified_memory_calibration.csv`` (a Strix Halo system,
+llama.cpp's HIP, rocWMMA and Vulkan builds; ../shared/data) and
+``resources/benchmarks/llm_unified_published.csv`` (DGX Spark from llama.cpp's
+``benches/dgx-spark.md``; Apple silicon from llama.cpp discussion #4167 as quoted; MLX-LM).
+Each backend fits three global constants — the share of the DRAM peak decode reaches
+(``bandwidth_efficiency``) and the share of the 16-bit rate the prompt reaches for 16-bit
+and block-quantised weights — on its own rows (the fixed costs per layer and token stay
+CUDA llama.cpp's, fitted on many more rows: fitted on one iGPU they would not carry to
+discrete Radeon cards) (Huber loss of log predicted / measured,
+Nelder-Mead); the DGX Spark is predicted with CUDA's constants as they are (fitted on
+discrete NVIDIA GPUs), so its rows are held out. Reported: in sample, and leaving one
+model out (refitting without it), per system family and metric.
+
+Run: .venv/bin/python -m tools.fit.fit_backends [--write]
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import math
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.calc.inference import constants
+from core.calc.system import serve_system
+from core.catalog.systems import find_system
+from core.models.workload import Serving
+from core.workloads import find_preset, make_workload
+from tools.fit.fit_inference import huber, nelder_mead
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "resources" / "benchmarks"
+STRIX_MODELS = {
+    "llama-2-7b.Q4_0": ("llama-2-7b", "q4_0"),
+    "llama-2-7b.Q4_K_M": ("llama-2-7b", "q4_k_m"),
+    "Qwen3-30B-A3B-UD-Q4_K_XL": ("qwen3-30b-a3b", "q4_k_m"),
+    "gpt-oss-20b-F16": ("gpt-oss-20b", "mxfp4"),
+    "gpt-oss-120b-F16": ("gpt-oss-120b", "mxfp4"),
+    "Llama-4-Scout-17B-16E-Instruct-UD-Q4_K_XL": ("llama-4-scout-17b-16e", "q4_k_m"),
+    "Mistral-Small-3.1-24B-Instruct-2503-UD-Q4_K_XL": ("mistral-small-24b", "q4_k_m"),
+}
+"""Strix Halo rows' GGUFs as presets (unsloth's UD-Q4_K_XL dynamic quants read at
+Q4_K_M's size; gpt-oss "F16" GGUFs keep the experts in MXFP4, as the file notes)."""
+FIELDS = ("bandwidth_efficiency", "prefill_efficiency", "prefill_quant_efficiency")
+BOUNDS = dict.fromkeys(FIELDS, (0.05, 1.0)) | {"layer_overhead_s": (1e-6, 1e-3)}
+
+
+@dataclass(frozen=True)
+class Row:
+    family: str
+    system: str
+    engine: str
+    backend: str | None
+    model: str
+    weights: str
+    metric: str
+    prompt: int
+    gen: int
+    depth: int
+    flash: bool
+    measured: float
+
+    @property
+    def key(self) -> str:
+        """The constants entry the row's backend uses."""
+        return self.engine if self.engine != "llama.cpp" else f"llama.cpp@{self.backend}"
+
+
+def strix_rows() -> list[Row]:
+    out = []
+    with (BENCH / "unified_memory_calibration.csv").open(newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            model = STRIX_MODELS.get(r["model"])
+            if (
+                model is None
+                or "-b 256" in r["table_section"]
+                or "hipblaslt '1'" in r["table_section"]
+            ):
+                continue
+            backend = "vulkan" if "vulkan" in r["engine"] else "rocm"
+            out.append(
+                Row("strix-halo", "framework-desktop-128gb", "llama.cpp", backend, model[0],
+                    model[1], r["metric"], int(r["prompt_tokens"] or 0), int(r["gen_tokens"] or 0),
+                    0, "-fa 1" in r["flash_attention"], float(r["measured"]))
+            )  # fmt: skip
+    return out
+
+
+def published_rows() -> list[Row]:
+    out = []
+    with (BENCH / "llm_unified_published.csv").open(newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if not r["rigforge_model"]:
+                continue
+            system = find_system(r["system"])
+            backend = {"CUDA": "cuda", "Metal": "metal"}.get(r["backend"])
+            engine = r["rigforge_engine"] or "llama.cpp"
+            if engine == "mlx-lm":
+                backend = "mlx"
+            out.append(
+                Row(system.family, system.id, engine, backend, r["rigforge_model"],
+                    r["rigforge_weights"], r["metric"], int(r["prompt_tokens"] or 0),
+                    int(r["gen_tokens"] or 0), int(r["rigforge_depth"] or 0),
+                    "-fa 1" in r["source_ref"], float(r["measured_tokens_s"]))
+            )  # fmt: skip
+    return out
+
+
+def predict(row: Row) -> float:
+    workload = make_workload(find_preset(row.model), task="inference")
+    prompt = max(row.prompt, 1) if row.metric == "pp" else max(row.depth, 1)
+    serving = Serving(
+        engine=row.engine,  # type: ignore[arg-type]
+        backend=None if row.backend == "cuda" else row.backend,  # type: ignore[arg-type]
+        weights=row.weights,  # type: ignore[arg-type]
+        prompt_len=prompt,
+        gen_len=max(row.gen, 1),
+        flash_attention=row.flash or row.engine != "llama.cpp",
+    )
+    served = serve_system(find_system(row.system), workload.model_copy(update={"serving": serving}))
+    speed = served.speed
+    return speed.prefill_tokens_s if row.metric == "pp" else speed.decode_tokens_s_per_stream
+
+
+def loss(rows: list[Row]) -> float:
+    total = 0.0
+    for row in rows:
+        value = predict(row)
+        if value <= 0 or not math.isfinite(value):
+            return 1e9
+        total += huber(math.log(value / row.measured))
+    return total / max(len(rows), 1)
+
+
+def _set(key: str, values: dict[str, float]) -> None:
+    engines = constants.FITTED.engines
+    engines[key] = dataclasses.replace(engines[key], **values)
+
+
+def fit(key: str, rows: list[Row], steps: int = 200) -> dict[str, float]:
+    start = constants.FITTED.engines[key]
+    x0 = np.array([math.log(getattr(start, f)) for f in FIELDS])
+
+    def values(x: np.ndarray) -> dict[str, float]:
+        return {
+            f: min(max(math.exp(float(v)), BOUNDS[f][0]), BOUNDS[f][1])
+            for f, v in zip(FIELDS, x, strict=True)
+        }
+
+    def objective(x: np.ndarray) -> float:
+        _set(key, values(x))
+        return loss(rows)
+
+    best = values(nelder_mead(objective, x0, steps))
+    _set(key, best)
+    return best
+
+
+def errors(rows: list[Row]) -> dict[tuple[str, str], list[float]]:
+    out: dict[tuple[str, str], list[float]] = {}
+    for row in rows:
+        out.setdefault((row.family + " " + (row.backend or ""), row.metric), []).append(
+            abs(100.0 * (predict(row) / row.measured - 1.0))
+        )
+    return out
+
+
+def main() -> None:
+    rows = strix_rows() + published_rows()
+    fitted = {}
+    for key in sorted({r.key for r in rows if r.key != "llama.cpp@cuda"}):
+        mine = [r for r in rows if r.key == key]
+        fitted[key] = fit(key, mine)
+        print(
+            f"{key}: {len(mine)} rows -> "
+            + ", ".join(f"{k} {v:.3f}" for k, v in fitted[key].items())
+        )
+    print("== in sample (DGX Spark: CUDA's constants, never fitted here)")
+    for (family, metric), errs in sorted(errors(rows).items()):
+        print(f"{family:24s} {metric:3s} n={len(errs):3d} median {statistics.median(errs):5.1f} %")
+    print("== leaving one model out (refit without it)")
+    left: dict[tuple[str, str], list[float]] = {}
+    for key, best in fitted.items():
+        mine = [r for r in rows if r.key == key]
+        for model in sorted({r.model for r in mine}):
+            rest = [r for r in mine if r.model != model]
+            if not rest:
+                continue
+            fit(key, rest, steps=60)
+            for (family, metric), errs in errors([r for r in mine if r.model == model]).items():
+                left.setdefault((family, metric), []).extend(errs)
+        _set(key, best)
+    for (family, metric), errs in sorted(left.items()):
+        print(f"{family:24s} {metric:3s} n={len(errs):3d} median {statistics.median(errs):5.1f} %")
+    print("== leaving one system family out (refit on the backend's other families)")
+    for key, best in fitted.items():
+        mine = [r for r in rows if r.key == key]
+        for family in sorted({r.family for r in mine}):
+            rest = [r for r in mine if r.family != family]
+            if not rest:
+                continue
+            fit(key, rest, steps=100)
+            for (name, metric), errs in sorted(
+                errors([r for r in mine if r.family == family]).items()
+            ):
+                median = statistics.median(errs)
+                print(f"{name:24s} {metric:3s} n={len(errs):3d} median {median:5.1f} %")
+        _set(key, best)
+    if "--write" in sys.argv:
+        for key, best in fitted.items():
+            print(key, best)
+
+
+if __name__ == "__main__":
+    main()
