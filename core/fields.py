@@ -278,6 +278,17 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         applies=(SERVING, MOE_ON_LLAMA_CPP),
     ),
     Field(
+        "serving.offload_to_fit",
+        "offload to fit",
+        "switch",
+        "Keep in host RAM just what does not fit on each build's GPUs (llama.cpp's --fit): "
+        "the experts of the fewest first layers of an MoE model, else the fewest GiB of "
+        "weights",
+        flag="--offload-to-fit",
+        cli_style="store_true",
+        applies=(SERVING, LLAMA_CPP),
+    ),
+    Field(
         "serving.speculative",
         "speculative decoding",
         "choice",

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from core.cli.common import add_price_arguments
 
@@ -60,8 +61,27 @@ def run(args: argparse.Namespace) -> int:
         author=args.author,
         workload_origin=origin,
         money=context.money,
+        systems=_systems(session, workload),
     )
     export_sheet(args.output, sheet, args.paper)
     app.processEvents()
     print(f"wrote {args.output} ({len(sheet.builds)} build(s), {args.paper})")
     return 0
+
+
+def _systems(session: Any, workload: Any) -> list[tuple[str, Any]]:
+    """The file's prebuilt systems with their plans for ``workload`` (or why none)."""
+    from core.calc.system import serve_system
+    from core.errors import RigForgeError
+
+    out: list[tuple[str, Any]] = []
+    for plan in session.systems:
+        if not workload.is_serving:
+            out.append((plan.name, "compared for serving an LLM (task inference)"))
+            continue
+        try:
+            served = serve_system(plan.system, workload, plan.nodes, settings=session.settings)
+            out.append((plan.name, served))
+        except RigForgeError as error:
+            out.append((plan.name, str(error)))
+    return out

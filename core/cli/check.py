@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             "currency": context.money.currency,
             "money_note": context.money.note(),
             "builds": [_build_json(a, context) for a in analyses],
+            "systems": [_system_json(plan, session) for plan in session.systems],
         }
         print(json.dumps(out, indent=2))
     else:
@@ -122,9 +123,49 @@ def run(args: argparse.Namespace) -> int:
                 print(render_check(check))
             for line in cost_lines(analysis.cost, context.money):
                 print(f"  {line}")
+        for plan in session.systems:
+            print(_system_text(plan, session))
         if context.money.note():
             print(context.money.note())
     return 0 if verdict == "pass" else 1
+
+
+def _system_json(plan: Any, session: Session) -> dict[str, Any]:
+    """A prebuilt system beside the builds: its serving figures for the session's workload
+    (``predict --system --json``'s keys), or why there are none."""
+    from core.calc.system import serve_system
+    from core.cli.figures import system_figures
+    from core.errors import RigForgeError
+
+    workload = session.workload
+    if workload is None or not workload.is_serving:
+        return {"name": plan.name, "system": plan.system.id, "nodes": plan.nodes,
+                "note": "compared for serving an LLM (task inference)"}  # fmt: skip
+    try:
+        served = serve_system(plan.system, workload, plan.nodes, settings=session.settings)
+    except RigForgeError as error:
+        return {"name": plan.name, "system": plan.system.id, "nodes": plan.nodes,
+                "note": str(error)}  # fmt: skip
+    return {"name": plan.name, **system_figures(served, workload)}
+
+
+def _system_text(plan: Any, session: Session) -> str:
+    from core.text.systems import SYSTEM_COLUMNS
+
+    data = _system_json(plan, session)
+    if "note" in data:
+        return f"{plan.name}: {data['note']}"
+    from core.calc.system import serve_system
+    from core.text.systems import system_row
+
+    assert session.workload is not None
+    served = serve_system(plan.system, session.workload, plan.nodes, settings=session.settings)
+    cells = system_row(plan.name, served)
+    return f"{plan.name} (prebuilt): " + "; ".join(
+        f"{label.lower()} {cell}"
+        for label, cell in zip(SYSTEM_COLUMNS[1:], cells[1:], strict=True)
+        if cell
+    )
 
 
 def _build_json(a: Analysis, context: Context) -> dict[str, Any]:

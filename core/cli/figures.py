@@ -46,6 +46,7 @@ def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> di
         "running_streams": speed.running_streams,
         "speculative_speedup": speed.speculative_speedup,
         "host_ram_gib": served.memory.host_ram_gib,
+        "offloaded_to_fit": served.offloaded_to_fit,
         "launch_command": served.launch_command or launch_command(workload, rig.count),
         "expected_error_pct": bands["decode_tokens_s_per_stream"].pct,
         "expected_error_pct_by_figure": {k: b.pct for k, b in bands.items()},

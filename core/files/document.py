@@ -25,6 +25,7 @@ from core.models.common import Frozen, PartId
 from core.models.parts import CPU, GPU, PSU, Case, Drive, MemoryKit, Motherboard, Riser
 from core.models.session import MAX_BUILDS, MAX_NOTES, MAX_TITLE
 from core.models.settings import AnalysisSettings
+from core.models.system import System
 from core.models.workload import Workload
 
 FORMAT_NAME = "rigforge"
@@ -70,6 +71,16 @@ class BuildRecord(Frozen):
     shipping_usd: Annotated[float, Field(ge=0, le=MAX_SHIPPING_USD)] | None = None
 
 
+class SystemRecord(Frozen):
+    """A prebuilt system in a file: its id, the system as saved (it travels with the file,
+    like parts) and how many are linked (version 5)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    id: Annotated[str, Field(min_length=1, max_length=120)]
+    snapshot: System | None = None
+    nodes: Annotated[int, Field(ge=1, le=2)] = 1
+
+
 class Document(Frozen):
     """The whole file, as written by this version of RigForge."""
 
@@ -84,6 +95,8 @@ class Document(Frozen):
     builds: Annotated[tuple[BuildRecord, ...], Field(min_length=1, max_length=MAX_BUILDS)]
     baseline: Annotated[int, Field(ge=0)] = 0
     """Index of the build other builds are compared against."""
+    systems: Annotated[tuple[SystemRecord, ...], Field(max_length=16)] = ()
+    """Prebuilt systems compared beside the builds (version 5)."""
 
 
 def json_schema() -> dict[str, Any]:

@@ -17,13 +17,13 @@ from core import __version__
 from core.catalog import Catalog
 from core.errors import FileFormatError, RigForgeError, validation_message
 from core.files.atomic import atomic_write_text
-from core.files.document import BuildRecord, Document, DriveRecord, PartRef
+from core.files.document import BuildRecord, Document, DriveRecord, PartRef, SystemRecord
 from core.files.migrate import upgrade
 from core.files.safe_json import MAX_FILE_BYTES, parse_json_bytes
 from core.files.safe_read import read_limited
 from core.models.build import PART_FIELDS, Build, DriveSelection
 from core.models.parts import Part
-from core.models.session import MAX_BUILDS, Session
+from core.models.session import MAX_BUILDS, Session, SystemPlan
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,12 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
     )
     if document.baseline >= len(builds):
         raise FileFormatError(f"field 'baseline': no build number {document.baseline}")
+    systems = tuple(
+        _resolve_system(record, index, notices) for index, record in enumerate(document.systems)
+    )
     session = Session(
         builds=builds,
+        systems=systems,
         shown=document.baseline,
         workload=document.workload,
         settings=document.settings,
@@ -70,6 +74,30 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
         notices=tuple(dict.fromkeys(notices)),
         original_version=original if isinstance(original, int) else 2,
     )
+
+
+def _resolve_system(record: SystemRecord, index: int, notices: list[str]) -> SystemPlan:
+    """The catalog's system of that id, else the file's copy (said); the file's copy when
+    it differs (the file's dated price and figures are what was saved)."""
+    from core.catalog.systems import load_systems
+
+    known = next((s for s in load_systems() if s.id == record.id), None)
+    if record.snapshot is not None and record.snapshot.id != record.id:
+        raise FileFormatError(
+            f"system {index + 1}: snapshot id {record.snapshot.id!r} differs from {record.id!r}"
+        )
+    system = record.snapshot or known
+    if system is None:
+        raise FileFormatError(
+            f"system {index + 1}: {record.id!r} is not in this catalog and the file has no snapshot"
+        )
+    if known is None:
+        notices.append(
+            f"{system.name} ({record.id}) is not in this catalog; using the file's copy."
+        )
+    elif known == system:
+        system = known
+    return SystemPlan(name=record.name, system=system, nodes=record.nodes)
 
 
 def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
@@ -181,6 +209,10 @@ def to_document(session: Session) -> Document:
             workload=session.workload,
             builds=records,
             baseline=session.shown,
+            systems=tuple(
+                SystemRecord(name=p.name, id=p.system.id, snapshot=p.system, nodes=p.nodes)
+                for p in session.systems
+            ),
         )
     except ValidationError as error:
         raise RigForgeError(f"cannot be saved: {validation_message(error)}") from None

@@ -101,3 +101,6 @@ class InferenceResult(Frozen):
     """What the engine's constants were fitted on, in a user's words."""
     launch_command: str | None = None
     """The engine command line the plan assumes (``core.calc.inference.launch``)."""
+    offloaded_to_fit: dict[str, float] = {}
+    """What ``offload_to_fit`` kept in host RAM on this machine: ``n_cpu_moe`` layers or
+    ``offload_gib`` (empty when everything fits on the GPUs)."""

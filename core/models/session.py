@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from core.models.build import Build
 from core.models.common import Frozen
 from core.models.settings import AnalysisSettings
+from core.models.system import System
 from core.models.workload import Workload
 
 MAX_BUILDS = 64
@@ -21,8 +22,21 @@ MAX_TITLE = 200
 MAX_NOTES = 20_000
 
 
+MAX_SYSTEMS = 16
+
+
+class SystemPlan(Frozen):
+    """A prebuilt system (or two of them linked) compared beside the builds."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    system: System
+    nodes: Annotated[int, Field(ge=1, le=2)] = 1
+
+
 class Session(Frozen):
     builds: Annotated[tuple[Build, ...], Field(min_length=1, max_length=MAX_BUILDS)]
+    systems: Annotated[tuple[SystemPlan, ...], Field(max_length=MAX_SYSTEMS)] = ()
+    """Prebuilt unified-memory systems compared beside the builds (serving an LLM)."""
     shown: Annotated[int, Field(ge=0)] = 0
     """Index of the build the editor shows (saved as the file's ``baseline``)."""
     workload: Workload | None = None
@@ -44,4 +58,4 @@ class Session(Frozen):
 
     def content(self) -> tuple[object, ...]:
         """What a save writes, less the shown build: equal content means nothing to save."""
-        return (self.builds, self.workload, self.settings, self.title, self.notes)
+        return (self.builds, self.systems, self.workload, self.settings, self.title, self.notes)

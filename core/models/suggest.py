@@ -89,6 +89,20 @@ class SkipCounts(Frozen):
     """Open-air cards packed without a free slot between them, or three and more of them."""
 
 
+class SystemPick(Frozen):
+    """A prebuilt system that serves the request within the budget (``suggest``)."""
+
+    system_id: str
+    name: str
+    price_usd: float
+    price_as_of: str
+    price_stale: bool
+    decode_tokens_s: float
+    ttft_s: float
+    aggregate_tokens_s: float
+    usd_per_million_tokens: float | None = None
+
+
 class SuggestResult(Frozen):
     front: tuple[Suggestion, ...]
     """Pareto front of cost vs throughput, cheapest first."""
@@ -107,6 +121,9 @@ class SuggestResult(Frozen):
     """Parts left out because no source gives a physical fact a suggestion needs."""
     drive_id: PartId | None = None
     cancelled: bool = False
+    systems: tuple[SystemPick, ...] = ()
+    """Serving: prebuilt unified-memory systems that meet the request within the budget,
+    fastest first (one system each; a linked pair's cable is not priced)."""
     fastest_too_slow: dict[str, float | str] | None = None
     """Serving with no build on the front for speed: the fastest configuration within
     budget that missed ``min_decode_tokens_s`` or ``max_ttft_s`` (gpu, count,

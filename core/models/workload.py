@@ -382,6 +382,10 @@ class Serving(Frozen):
     n_cpu_moe: Annotated[int, Field(ge=0, le=100_000)] = 0
     """MoE models: the routed experts of the first N layers stay in host RAM and run on
     the CPU (llama.cpp ``--n-cpu-moe N``; layers counted from 0, dense ones included)."""
+    offload_to_fit: bool = False
+    """Keep in host RAM just what does not fit on each machine's GPUs (llama.cpp's
+    ``--fit``): the experts of the fewest first layers for a mixture-of-experts model,
+    else the fewest GiB of weights. Each build of a comparison gets its own amount."""
     speculative: Speculative = "none"
     """Speculative decoding: a draft model, the model's own multi-token-prediction heads
     (``mtp``) or n-gram lookup drafts tokens that one step of the model verifies."""

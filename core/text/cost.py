@@ -247,6 +247,22 @@ BINDING_TEXT = {
 }
 
 
+def system_pick_lines(result: SuggestResult) -> list[str]:
+    """The prebuilt systems that meet a serving request, one line each, fastest first."""
+    if not result.systems:
+        return []
+    lines = ["Prebuilt systems that meet the request:"]
+    for pick in result.systems:
+        stale = ", over a year old" if pick.price_stale else ""
+        lines.append(
+            f"  {USD(pick.price_usd)} ({pick.price_as_of}{stale})  "
+            f"{pick.aggregate_tokens_s:,.1f} generated tokens/s  {pick.name}: "
+            f"{pick.decode_tokens_s:.1f} tokens/s per stream, first token in "
+            f"{pick.ttft_s:.1f} s"
+        )
+    return lines
+
+
 def skip_text(skipped: SkipCounts) -> str:
     return (
         f"skipped: {skipped.unpriced:,} with an unpriced part, {skipped.over_budget:,} over "
@@ -301,6 +317,7 @@ def suggest_lines(
                 "smaller batch, QLoRA, a stack with chunked loss (unsloth) or a smaller "
                 "weights format needs less."
             )
+    lines += system_pick_lines(result)
     for s in result.front:
         b = s.build
         star = "*" if result.best is not None and s.build == result.best.build else " "

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from core.models.system import System, SystemServing
+from core.text.inference import rate, seconds
+from core.text.money import USD, Money
 
 
 def system_line(system: System) -> str:
@@ -54,3 +56,45 @@ def system_notes(served: SystemServing) -> list[str]:
         lines.append(f"Wall power under load: {served.wall_w:,.0f} W ({system.power_basis})")
     lines.append("Weights offloaded to host RAM make no sense here: the GPU uses host memory")
     return lines
+
+
+SYSTEM_COLUMNS = (
+    "System",
+    "Price",
+    "Fits",
+    "Generation",
+    "First token",
+    "Prompt",
+    "Users",
+    "Per 1M tokens",
+    "Wall",
+    "Note",
+)
+
+
+def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tuple[str, ...]:
+    """One system's row beside the builds (``SYSTEM_COLUMNS``); a plan that cannot be
+    estimated says why in its note."""
+    if isinstance(served, str):
+        return (name, "", "", "", "", "", "", "", "", served)
+    system, speed, memory = served.system, served.speed, served.memory
+    if served.parts_usd is not None and system.price.as_of is not None:
+        price = f"{money(served.parts_usd)} ({system.price.kind} {system.price.as_of})"
+    else:
+        price = "unknown"
+    cost = served.cost.usd_per_million_tokens if served.cost else None
+    note = memory_share_note(system, memory.total_gib, memory.fits) or (
+        "price unknown: the link cable's is not sourced" if served.nodes == 2 else ""
+    )
+    return (
+        name,
+        price,
+        f"{'yes' if memory.fits else 'no'} ({memory.total_gib:.0f} of {served.gpu_gib:g} GiB)",
+        f"{rate(speed.decode_tokens_s_per_stream)} tokens/s",
+        seconds(speed.ttft_s),
+        f"{rate(speed.prefill_tokens_s)} tokens/s",
+        str(memory.max_streams),
+        "unknown" if cost is None else money(cost, 2),
+        "unknown" if served.wall_w is None else f"{served.wall_w:,.0f} W",
+        note,
+    )

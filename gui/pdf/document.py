@@ -11,6 +11,7 @@ from core.text.cost import per_kwh_text, total_text
 from core.text.money import Money
 from core.text.sources import References, numbers_text
 from core.text.summary import cost_per_unit_figure, time_figure, vram_figure
+from core.text.systems import SYSTEM_COLUMNS
 from core.text.verdict import build_verdict
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
@@ -22,6 +23,8 @@ def header_html(sheet: BuildSheet) -> str:
     settings = first.settings
     w = first.workload
     kind = f"comparison of {len(sheet.builds)} builds" if sheet.is_comparison else "build sheet"
+    if sheet.systems:
+        kind += f" and {len(sheet.systems)} prebuilt system(s)"
     pairs = []
     if sheet.author:
         pairs.append(("Prepared by", sheet.author))
@@ -250,8 +253,24 @@ def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: b
     for index, build in enumerate(sheet.builds):
         key = build_key(index)
         parts.append(build_section(sheet, build, key, charts.get(key, set()), refs))
+    if sheet.systems:
+        parts.append(systems_html(sheet))
     parts.append(assumptions_html(sheet, refs))
     return "<html><body>" + "".join(parts) + "</body></html>"
+
+
+def systems_html(sheet: BuildSheet) -> str:
+    """Prebuilt systems beside the builds: each on one line with its configuration."""
+    html = heading(2, "Prebuilt systems")
+    html += para(
+        "Serving the same workload on prebuilt unified-memory systems (llama.cpp on the "
+        "system's own GPU software). Price and figures as for the builds; see each system's "
+        "sources below."
+    )
+    html += table(SYSTEM_COLUMNS, sheet.systems)
+    sources = [condensed(s) for s in sheet.system_sources]
+    html += para("Sources: " + "; ".join(sources)) if sources else ""
+    return html
 
 
 def build_key(index: int) -> str:

@@ -16,8 +16,10 @@ from core.catalog import Catalog
 from core.models.analysis import Analysis
 from core.models.cost import CostReport
 from core.models.power import PowerBudget
+from core.models.system import SystemServing
 from core.prices.cloud import load_cloud_rates
 from core.text.money import USD, Money
+from core.text.systems import system_row
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,9 @@ class BuildSheet:
     cloud_rates_date: str = ""
     app_version: str = __version__
     money: Money = USD
+    systems: tuple[tuple[str, ...], ...] = ()
+    """Prebuilt systems compared beside the builds, one row each (``core.text.systems``)."""
+    system_sources: tuple[str, ...] = ()
 
     @property
     def is_comparison(self) -> bool:
@@ -90,6 +95,7 @@ def sheet_from_analyses(
     author: str = "",
     workload_origin: str = "the file",
     money: Money = USD,
+    systems: Sequence[tuple[str, SystemServing | str]] = (),
 ) -> BuildSheet:
     """The sheet of ``analyses`` (the baseline first) with its metadata."""
     ordered = [analyses[baseline], *(a for i, a in enumerate(analyses) if i != baseline)]
@@ -104,4 +110,13 @@ def sheet_from_analyses(
         prices_oldest=min(dated).isoformat() if dated else None,
         cloud_rates_date=load_cloud_rates().as_of.isoformat(),
         money=money,
+        systems=tuple(system_row(name, served, money) for name, served in systems),
+        system_sources=tuple(
+            dict.fromkeys(
+                src
+                for _n, served in systems
+                if not isinstance(served, str)
+                for src in served.system.sources
+            )
+        ),
     )

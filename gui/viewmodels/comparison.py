@@ -16,9 +16,11 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from core.calc.suggest.rank import pareto_indices
+from core.errors import RigForgeError
 from core.models.analysis import Analysis
 from core.models.build import Build
-from core.models.session import Session
+from core.models.session import Session, SystemPlan
+from core.models.system import SystemServing
 from core.text.compare import CompareRow, compare_rows
 from core.text.money import USD, Money
 from gui.viewmodels.analysis_cache import AnalysisCache
@@ -38,6 +40,9 @@ class ComparisonState:
     """The build the editor shows."""
     reference: int
     """The build the deltas are taken against."""
+    systems: tuple[tuple[str, SystemServing | str], ...] = ()
+    """Each prebuilt system compared beside the builds: its name and its serving plan for
+    the workload, or why there is none (in words)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -48,6 +53,18 @@ class ComparisonState:
         return next((a.throughput.unit for a in self.analyses if a.throughput), "")
 
 
+def _serve_plan(plan: SystemPlan, session: Session) -> SystemServing | str:
+    from core.calc.system import serve_system
+
+    workload = session.workload
+    if workload is None or not workload.is_serving:
+        return "compared for serving an LLM: set the task to inference on a decoder"
+    try:
+        return serve_system(plan.system, workload, plan.nodes, settings=session.settings)
+    except RigForgeError as error:
+        return str(error)
+
+
 def _key(state: ComparisonState) -> tuple[object, ...]:
     """What makes two states differ: the analyses (cached objects), shown and reference
     builds, and the money format of the rows."""
@@ -56,6 +73,7 @@ def _key(state: ComparisonState) -> tuple[object, ...]:
         state.shown,
         state.reference,
         tuple(r.texts for r in state.rows[:3]),
+        tuple(id(s) for _name, s in state.systems),
     )
 
 
@@ -95,6 +113,7 @@ class ComparisonViewModel(QObject):
         self.cache = cache
         self._money = money
         self._reference = session.session.shown
+        self._systems: dict[tuple[object, ...], SystemServing | str] = {}
         self._active = False
         self._stale = False
         self._state = self._compute(session.session)
@@ -122,7 +141,27 @@ class ComparisonViewModel(QObject):
             front=pareto_front(analyses),
             shown=session.shown,
             reference=self._reference,
+            systems=tuple(self._system(plan, session) for plan in session.systems),
         )
+
+    def _system(self, plan: SystemPlan, session: Session) -> tuple[str, SystemServing | str]:
+        """The plan on the session's workload (cached per plan, workload and settings)."""
+        key = (plan, session.workload, session.settings)
+        if key not in self._systems:
+            if len(self._systems) > 256:
+                self._systems.clear()
+            self._systems[key] = _serve_plan(plan, session)
+        return plan.name, self._systems[key]
+
+    def systems_for(self, session: Session) -> tuple[tuple[str, SystemServing | str], ...]:
+        """Each of ``session``'s systems with its plan for the session's workload."""
+        return tuple(self._system(plan, session) for plan in session.systems)
+
+    def add_system(self, system_id: str, nodes: int = 1) -> int | str:
+        return self.session_view_model.add_system(system_id, nodes)
+
+    def remove_system(self, index: int) -> str | None:
+        return self.session_view_model.remove_system(index)
 
     def set_active(self, active: bool) -> None:
         """Recompute on edits only while a view shows the comparison; catch up when shown.

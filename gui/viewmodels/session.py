@@ -473,6 +473,34 @@ class SessionViewModel(QObject):
         problem = self.replace(f"Duplicate {source.name}", session)
         return index + 1 if problem is None else problem
 
+    def add_system(self, system_id: str, nodes: int = 1) -> int | str:
+        """Compare the prebuilt system ``system_id`` (``nodes`` of them linked) beside the
+        builds; its index among the systems."""
+        from core.catalog.systems import find_system
+        from core.models.session import MAX_SYSTEMS, SystemPlan
+
+        systems = self._session.systems
+        if len(systems) >= MAX_SYSTEMS:
+            return self._reject(f"a comparison holds at most {MAX_SYSTEMS} systems")
+        try:
+            system = find_system(system_id)
+        except RigForgeError as error:
+            return self._reject(str(error))
+        name = system.name if nodes == 1 else f"2 × {system.name}"
+        plan = SystemPlan(name=name, system=system, nodes=nodes)
+        session = self._session.model_copy(update={"systems": (*systems, plan)})
+        problem = self.replace(f"Add system {name}", session)
+        return len(systems) if problem is None else problem
+
+    def remove_system(self, index: int) -> str | None:
+        systems = self._session.systems
+        if not 0 <= index < len(systems):
+            return self._reject("no such system")
+        new = systems[:index] + systems[index + 1 :]
+        return self.replace(
+            f"Remove {systems[index].name}", self._session.model_copy(update={"systems": new})
+        )
+
     def remove_build(self, index: int) -> str | None:
         """Remove build ``index``; a message when it is the last one."""
         builds = self._session.builds

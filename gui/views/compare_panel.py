@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -20,8 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.catalog.systems import load_systems
 from core.text.compare import CompareRow
 from core.text.money import USD, Money
+from core.text.systems import SYSTEM_COLUMNS, system_row
 from gui.charts.compare_grid import CompareChartsGrid
 from gui.viewmodels.comparison import ComparisonState, ComparisonViewModel
 from gui.views import plain
@@ -160,6 +163,37 @@ class ComparePanel(QWidget):
         self.charts = CompareChartsGrid()
         self.note = plain.label()
         self.note.setWordWrap(True)
+        self.systems_table = QTableWidget(0, len(SYSTEM_COLUMNS))
+        self.systems_table.setHorizontalHeaderLabels(list(SYSTEM_COLUMNS))
+        self.systems_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.systems_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.systems_table.setTabKeyNavigation(False)
+        self.systems_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.systems_table.horizontalHeader().setStretchLastSection(True)
+        self.system_choice = QComboBox()
+        for system in load_systems():
+            self.system_choice.addItem(system.name, system.id)
+        self.system_nodes = QSpinBox()
+        self.system_nodes.setRange(1, 2)
+        self.system_nodes.setPrefix("× ")
+        self.system_nodes.setToolTip(
+            plain.tip("Two identical systems linked by their fastest port")
+        )
+        self.add_system_button = QPushButton("Add system")
+        self.add_system_button.setToolTip(
+            plain.tip("Compare a prebuilt unified-memory system beside the builds")
+        )
+        self.remove_system_button = QPushButton("Remove system")
+        self.add_system_button.clicked.connect(self._on_add_system_button_clicked)
+        self.remove_system_button.clicked.connect(self._on_remove_system_button_clicked)
+        system_bar = QHBoxLayout()
+        system_bar.addWidget(plain.label("Prebuilt systems:"))
+        system_bar.addWidget(self.system_choice, 1)
+        system_bar.addWidget(self.system_nodes)
+        system_bar.addWidget(self.add_system_button)
+        system_bar.addWidget(self.remove_system_button)
         left = QSplitter(Qt.Orientation.Vertical)
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.builds)
@@ -168,6 +202,8 @@ class ComparePanel(QWidget):
         table_column.setContentsMargins(0, 0, 0, 0)
         table_column.addWidget(self.table, 1)
         table_column.addWidget(self.note)
+        table_column.addLayout(system_bar)
+        table_column.addWidget(self.systems_table)
         top.addWidget(table_box)
         top.setSizes([220, 900])
         left.addWidget(top)
@@ -179,9 +215,27 @@ class ComparePanel(QWidget):
         view_model.comparison_changed.connect(self._on_view_model_comparison_changed)
         self._on_view_model_comparison_changed(view_model.state)
 
+    def _on_add_system_button_clicked(self) -> None:
+        self.view_model.add_system(str(self.system_choice.currentData()), self.system_nodes.value())
+
+    def _on_remove_system_button_clicked(self) -> None:
+        rows = self.systems_table.selectionModel().selectedRows()
+        if rows:
+            self.view_model.remove_system(rows[0].row())
+
+    def _show_systems(self, state: ComparisonState) -> None:
+        money = self._money()
+        self.systems_table.setRowCount(len(state.systems))
+        for r, (name, served) in enumerate(state.systems):
+            for c, text in enumerate(system_row(name, served, money)):
+                self.systems_table.setItem(r, c, QTableWidgetItem(text))
+        self.systems_table.setVisible(bool(state.systems))
+        self.remove_system_button.setEnabled(bool(state.systems))
+
     def _on_view_model_comparison_changed(self, state: ComparisonState) -> None:
         self.builds.show_state(state)
         self.table.show_state(state)
+        self._show_systems(state)
         money = self._money()
         self.charts.show_state(state, money)
         unpriced = [

@@ -80,6 +80,7 @@ class ExportActions(QObject):
             author=vms.settings.settings.preparer,
             workload_origin="the workload editor",
             money=vms.settings.money,
+            systems=vms.comparison.systems_for(session),
         )
 
     def export_to(self, path: Path, paper: str = "a4") -> bool:

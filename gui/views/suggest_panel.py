@@ -32,7 +32,7 @@ from core.models.suggest import (
     SuggestResult,
 )
 from core.text.compare import skipped_summary
-from core.text.cost import reason_text, suggest_lines
+from core.text.cost import reason_text, suggest_lines, system_pick_lines
 from core.text.money import USD
 from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
 from gui.charts.export_menu import add_export_menu
@@ -271,7 +271,9 @@ class SuggestPanel(QWidget):
             len(result.unpriced_part_ids),
             "Edit → Prices… (your prices) or a price feed",
         )
-        self.summary.setText("\n\n".join([*head, why_empty] if why_empty else head))
+        picks = "\n".join(system_pick_lines(result))
+        shown = [*head, why_empty] if why_empty else head
+        self.summary.setText("\n\n".join([*shown, picks] if picks else shown))
         front = result.front
         unit = front[0].unit if front else ""
         best = next((i for i, s in enumerate(front) if result.best == s), None)

@@ -15,8 +15,9 @@ from typing import Any
 
 from core.catalog import load_catalog
 from core.catalog.builds import build_from_ids
+from core.catalog.systems import find_system
 from core.files.io import save_file
-from core.models.session import Session
+from core.models.session import Session, SystemPlan
 from core.models.settings import AnalysisSettings
 from core.models.workload import Serving
 from core.workloads import find_preset, make_workload
@@ -68,6 +69,19 @@ COMPARISON: list[dict[str, Any]] = [
 ]
 
 
+LOCAL_LLM: list[dict[str, Any]] = [
+    TWO_4090 | {"name": "2x RTX 3090 (used)", "gpu": "rtx-3090", "used": ["rtx-3090"]},
+    SINGLE
+    | {"name": "1x RTX 5090, layers in RAM", "gpu": "rtx-5090", "psu": "corsair-hx1200i-2025"},
+]
+"""Two used 24 GB cards against one 32 GB card that keeps what does not fit in host RAM."""
+LOCAL_SYSTEMS = (
+    ("dgx-spark-128gb", 1),
+    ("framework-desktop-128gb", 1),
+    ("mac-studio-m3-ultra-96gb", 1),
+)
+
+
 def main() -> None:
     catalog = load_catalog()
     folder = Path(str(resources.files("resources.examples")))
@@ -110,6 +124,28 @@ def main() -> None:
         ),
     )
     save_file(folder / "llama-70b-two-4090s.json", llm)
+    local = Session(
+        builds=tuple(build_from_ids(catalog, spec) for spec in LOCAL_LLM),
+        systems=tuple(
+            SystemPlan(name=find_system(i).name, system=find_system(i), nodes=n)
+            for i, n in LOCAL_SYSTEMS
+        ),
+        workload=make_workload(find_preset("llama-3.3-70b"), task="inference").model_copy(
+            update={
+                "serving": Serving(
+                    weights="q4_k_m", prompt_len=3968, gen_len=128, offload_to_fit=True
+                )
+            }
+        ),
+        settings=SETTINGS,
+        title="Llama 3.3 70B at home, 2026",
+        notes=(
+            "Llama 3.3 70B (Q4_K_M, llama.cpp, a 4,096-token context) on two used RTX "
+            "3090s, one RTX 5090 keeping what does not fit in host RAM, and three prebuilt "
+            "unified-memory systems: DGX Spark, a Strix Halo desktop and a Mac Studio."
+        ),
+    )
+    save_file(folder / "local-llm-2026.json", local)
     print(f"wrote the examples in {folder}")
 
 

@@ -19,6 +19,7 @@ import json
 import shlex
 
 from core.calc.inference.constants import FITTED, SPECULATIVE_DEFAULTS
+from core.calc.inference.model import GIB, LlmShape
 from core.models.workload import Serving, Workload
 
 GGUF_NAMES = {
@@ -91,7 +92,13 @@ def _hf_id(workload: Workload) -> str:
 
 def _llama_cpp(workload: Workload, serving: Serving, count: int) -> list[str]:
     weights = GGUF_NAMES.get(serving.weights, serving.weights.upper())
-    args = ["llama-server", "-m", f"{_model_name(workload)}-{weights}.gguf", "-ngl", "999"]
+    layers = "999"
+    if serving.offload_gib:  # the layers that stay on the GPUs, the rest on the CPU
+        shape = LlmShape.of(workload.architecture)
+        total = shape.weight_bytes(serving.weights) / GIB
+        share = max(0.0, 1.0 - serving.offload_gib / total) if total else 1.0
+        layers = str(int(shape.layers * share))
+    args = ["llama-server", "-m", f"{_model_name(workload)}-{weights}.gguf", "-ngl", layers]
     args += ["-c", str(serving.context * serving.streams), "-np", str(serving.streams)]
     if count > 1:
         args += ["--split-mode", "row" if serving.split == "tensor" else "layer"]

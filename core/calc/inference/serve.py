@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from core.calc.inference.constants import FITTED, InferenceConstants
 from core.calc.inference.launch import launch_command
-from core.calc.inference.memory import inference_memory, memory_fixes
+from core.calc.inference.memory import experts_to_fit, inference_memory, memory_fixes
+from core.calc.inference.model import GIB, LlmShape
 from core.calc.platform.power import HOURS_PER_YEAR as POWER_HOURS_PER_YEAR
 from core.calc.rig import Rig, serving_speed
 from core.models.inference import InferenceCost, InferenceResult
 from core.models.settings import AnalysisSettings
-from core.models.workload import Workload
+from core.models.workload import Serving, Workload
 
 HOURS_PER_YEAR = POWER_HOURS_PER_YEAR
 """The same year as the electricity figures (8,760 h), so the two costs add up."""
@@ -29,6 +30,10 @@ def serve(
     fit, the memory fixes."""
     serving = workload.serving_settings
     gpu, count = rig.gpu, rig.count
+    moved: dict[str, float] = {}
+    if serving.offload_to_fit:
+        serving, moved = fit_by_offloading(workload, serving, gpu.vram_gib, count, constants)
+        workload = workload.model_copy(update={"serving": serving})
     options = tuple(range(count, 1, -1)) if count > 1 else ()
     memory = inference_memory(workload, serving, gpu.vram_gib, count, constants)
     if not memory.fits and count > 1:
@@ -54,7 +59,43 @@ def serve(
         cost=cost,
         engine_basis=constants.engine(serving.engine, gpu.vendor, serving.backend).basis,
         launch_command=launch_command(workload, count),
+        offloaded_to_fit=moved,
     )
+
+
+def fit_by_offloading(
+    workload: Workload,
+    serving: Serving,
+    capacity_gib: float,
+    count: int,
+    constants: InferenceConstants = FITTED,
+) -> tuple[Serving, dict[str, float]]:
+    """``serving`` with just what does not fit kept in host RAM: the experts of the fewest
+    first layers (an MoE model on llama.cpp), else the fewest whole GiB of weights; as it
+    is when it fits, or when even everything on the host would not."""
+    if inference_memory(workload, serving, capacity_gib, count, constants, with_fixes=False).fits:
+        return serving, {}
+    n = experts_to_fit(workload, serving, capacity_gib, count, constants)
+    if n is not None:
+        return serving.model_copy(update={"n_cpu_moe": n}), {"n_cpu_moe": float(n)}
+
+    def fits(gib: int) -> bool:
+        trial = serving.model_copy(update={"offload_gib": float(gib)})
+        return inference_memory(
+            workload, trial, capacity_gib, count, constants, with_fixes=False
+        ).fits
+
+    high = int(LlmShape.of(workload.architecture).weight_bytes(serving.weights) / GIB) + 1
+    if not fits(high):
+        return serving, {}
+    low = 0
+    while low < high:
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return serving.model_copy(update={"offload_gib": float(high)}), {"offload_gib": float(high)}
 
 
 def _cost(

@@ -83,7 +83,7 @@ from core.errors import InvalidWorkload, RigForgeError
 from core.models.build import Build, DriveSelection
 from core.models.parts import GPU, Case, Drive, Riser
 from core.models.settings import AnalysisSettings
-from core.models.suggest import SkipCounts, Suggestion, SuggestRequest, SuggestResult
+from core.models.suggest import SkipCounts, Suggestion, SuggestRequest, SuggestResult, SystemPick
 from core.models.throughput import WorkProfile
 from core.models.workload import TRAINING_TASKS, Workload
 
@@ -238,6 +238,7 @@ def suggest(
     if progress is not None:
         progress(1.0)
     return SuggestResult(
+        systems=system_picks(workload, request, settings) if workload.is_serving else (),
         fastest_too_slow=caches.miss if not front else None,
         front=front,
         best=best,
@@ -766,6 +767,44 @@ def _analyse(
         workload=row.workload,
         binding=binding_reason(analysis, request, row.workload),
     )
+
+
+def system_picks(
+    workload: Workload, request: SuggestRequest, settings: AnalysisSettings
+) -> tuple[SystemPick, ...]:
+    """Priced prebuilt systems that hold the model and meet the request within budget."""
+    from datetime import date
+
+    from core.calc.system import serve_system
+    from core.catalog.systems import load_systems
+
+    picks = []
+    for system in load_systems():
+        price = system.price
+        if price.usd is None or price.as_of is None or price.usd > request.budget_usd:
+            continue
+        try:
+            served = serve_system(system, workload, settings=settings)
+        except RigForgeError:
+            continue
+        if not served.memory.fits or not meets(served.speed, request):
+            continue
+        picks.append(
+            SystemPick(
+                system_id=system.id,
+                name=system.name,
+                price_usd=price.usd,
+                price_as_of=price.as_of.isoformat(),
+                price_stale=price.stale(date.today()),
+                decode_tokens_s=served.speed.decode_tokens_s_per_stream,
+                ttft_s=served.speed.ttft_s,
+                aggregate_tokens_s=served.speed.aggregate_decode_tokens_s,
+                usd_per_million_tokens=(
+                    served.cost.usd_per_million_tokens if served.cost else None
+                ),
+            )
+        )
+    return tuple(sorted(picks, key=lambda p: -p.aggregate_tokens_s))
 
 
 def _empty(
