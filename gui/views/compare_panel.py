@@ -172,6 +172,10 @@ class ComparePanel(QWidget):
             QHeaderView.ResizeMode.ResizeToContents
         )
         self.systems_table.horizontalHeader().setStretchLastSection(True)
+        # a few rows, then it scrolls: the builds' table keeps the room
+        self.systems_table.setMaximumHeight(
+            4 * self.systems_table.verticalHeader().defaultSectionSize()
+        )
         self.system_choice = QComboBox()
         for system in load_systems():
             self.system_choice.addItem(system.name, system.id)
