@@ -1,0 +1,110 @@
+"""Prebuilt systems beside the builds: the session, the file, Compare, the sheet, Suggest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.calc.inference.serve import fit_by_offloading
+from core.calc.suggest.search import system_picks
+from core.catalog import load_catalog
+from core.files.io import open_file, save_file
+from core.models.settings import AnalysisSettings
+from core.models.suggest import SuggestRequest
+from core.models.workload import Serving
+from core.workloads import find_preset, make_workload
+from gui.viewmodels.analysis_cache import AnalysisCache
+from gui.viewmodels.comparison import ComparisonViewModel
+from gui.viewmodels.session import SessionViewModel
+
+EXAMPLE = Path(__file__).parents[3] / "resources" / "examples" / "local-llm-2026.json"
+
+
+@pytest.fixture
+def session_vm(qapp: object) -> SessionViewModel:
+    catalog = load_catalog()
+    return SessionViewModel(catalog, open_file(EXAMPLE, catalog).session)
+
+
+def test_the_example_compares_builds_and_three_systems(session_vm: SessionViewModel) -> None:
+    """Llama 3.3 70B Q4_K_M (about 40 GiB of weights) on two used RTX 3090s, one RTX 5090
+    keeping what does not fit in host RAM, a DGX Spark, a Strix Halo desktop and a Mac
+    Studio M3 Ultra: every system holds it, and the Mac's 819 GB/s generate fastest."""
+    session = session_vm.session
+    assert [b.gpu.id for b in session.builds] == ["rtx-3090", "rtx-5090"]
+    assert [p.system.id for p in session.systems] == [
+        "dgx-spark-128gb",
+        "framework-desktop-128gb",
+        "mac-studio-m3-ultra-96gb",
+    ]
+    vm = ComparisonViewModel(session_vm, AnalysisCache(session_vm.catalog, ()))
+    vm.set_active(True)
+    plans = dict(vm.state.systems)
+    speeds = {}
+    for name, served in plans.items():
+        assert not isinstance(served, str), name
+        assert served.memory.fits
+        speeds[served.system.id] = served.speed.decode_tokens_s_per_stream
+    assert max(speeds, key=lambda k: speeds[k]) == "mac-studio-m3-ultra-96gb"
+
+
+def test_systems_are_added_and_removed_in_one_undo_step(session_vm: SessionViewModel) -> None:
+    before = session_vm.session.systems
+    assert session_vm.add_system("DGX Spark", nodes=2) == len(before)
+    assert session_vm.session.systems[-1].name == "2 × NVIDIA DGX Spark"
+    assert session_vm.undo_stack.undoText() == "Add system 2 × NVIDIA DGX Spark"
+    session_vm.undo_stack.undo()
+    assert session_vm.session.systems == before
+    assert session_vm.remove_system(0) is None
+    assert len(session_vm.session.systems) == len(before) - 1
+    assert isinstance(session_vm.add_system("no such box"), str)
+
+
+def test_systems_travel_with_the_file(session_vm: SessionViewModel, tmp_path: Path) -> None:
+    path = tmp_path / "local.json"
+    save_file(path, session_vm.session)
+    again = open_file(path, session_vm.catalog).session
+    assert again.systems == session_vm.session.systems
+
+
+def test_the_sheet_prints_each_system_on_one_line(session_vm: SessionViewModel) -> None:
+    from gui.pdf.document import sheet_html
+    from gui.pdf.model import sheet_from_analyses
+
+    cache = AnalysisCache(session_vm.catalog, ())
+    session = session_vm.session
+    analyses = [cache.analysis(b, session.workload, session.settings) for b in session.builds]
+    vm = ComparisonViewModel(session_vm, cache)
+    sheet = sheet_from_analyses(analyses, session_vm.catalog, systems=vm.systems_for(session))
+    assert len(sheet.systems) == 3 and sheet.systems[0][0] == "NVIDIA DGX Spark"
+    html = sheet_html(sheet, {}, False)
+    assert "Prebuilt systems" in html and "and 3 prebuilt system(s)" in html
+
+
+def test_suggest_names_systems_that_meet_a_serving_request() -> None:
+    """Llama 3.1 8B for one user at ≥ 20 tokens/s within $5,000: the priced systems that
+    hold it and generate that fast; none above the budget."""
+    workload = make_workload(find_preset("llama-3.1-8b"), task="inference")
+    request = SuggestRequest(budget_usd=5_000, min_decode_tokens_s=20)
+    picks = system_picks(workload, request, AnalysisSettings())
+    assert picks and all(p.price_usd <= 5_000 and p.decode_tokens_s >= 20 for p in picks)
+    assert "dgx-spark-128gb" in {p.system_id for p in picks}
+    fast = SuggestRequest(budget_usd=5_000, min_decode_tokens_s=500)
+    assert system_picks(workload, fast, AnalysisSettings()) == ()
+
+
+def test_offload_to_fit_keeps_just_what_does_not_fit() -> None:
+    """Llama 3.3 70B Q4_K_M on one 32 GiB card: the fewest whole GiB of weights in host RAM
+    that make it fit (one fewer does not); on two 24 GiB cards nothing moves."""
+    from core.calc.inference import inference_memory
+
+    workload = make_workload(find_preset("llama-3.3-70b"), task="inference")
+    serving = Serving(weights="q4_k_m", offload_to_fit=True)
+    moved, what = fit_by_offloading(workload, serving, 32.0, 1)
+    gib = what["offload_gib"]
+    assert moved.offload_gib == gib > 0
+    fewer = moved.model_copy(update={"offload_gib": gib - 1})
+    assert inference_memory(workload, moved, 32.0, 1, with_fixes=False).fits
+    assert not inference_memory(workload, fewer, 32.0, 1, with_fixes=False).fits
+    assert fit_by_offloading(workload, serving, 24.0, 2) == (serving, {})
