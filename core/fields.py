@@ -336,6 +336,17 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         step=0.05,
     ),
     Field(
+        "serving.engine_build",
+        "engine build",
+        "choice",
+        "Which llama.cpp build: current (May 2024 and later kernels) or 2023-12 (the "
+        "December 2023 ./main, whose prompt kernels were slower on data-centre GPUs)",
+        choices=("current", "2023-12"),
+        special="current",
+        flag="--engine-build",
+        applies=(SERVING, LLAMA_CPP),
+    ),
+    Field(
         "serving.backend",
         "backend",
         "choice",

@@ -396,6 +396,9 @@ class Serving(Frozen):
     """Tokens drafted per step; ``None``: the method's default."""
     acceptance: Annotated[float, Field(gt=0, lt=1)] | None = None
     """Chance a drafted token is accepted; ``None``: the method's published default."""
+    engine_build: Literal["2023-12"] | None = None
+    """An older engine build with constants of its own (llama.cpp's December 2023 build);
+    ``None``: the current one."""
     backend: Backend | None = None
     """GPU software the engine runs on; ``None``: the GPU maker's own (NVIDIA CUDA, AMD
     ROCm, Intel SYCL, Apple Metal)."""
@@ -413,6 +416,12 @@ class Serving(Frozen):
                 f"{self.engine} does not load {self.weights} weights; it loads "
                 + ", ".join(sorted(loads))
             )
+        return self
+
+    @model_validator(mode="after")
+    def _build_of_the_engine(self) -> Serving:
+        if self.engine_build is not None and self.engine != "llama.cpp":
+            raise ValueError(f"RigForge knows one build of {self.engine}: the current one")
         return self
 
     @model_validator(mode="after")

@@ -129,9 +129,14 @@ class InferenceConstants:
     """GPU draw while processing a prompt: the same source sets the prompt phase to the
     full board power (A100 400 W, H100 700 W)."""
 
-    def engine(self, name: str, vendor: str, backend: str | None = None) -> EngineConstants:
+    def engine(
+        self, name: str, vendor: str, backend: str | None = None, build: str | None = None
+    ) -> EngineConstants:
         """The constants of engine ``name`` on a GPU made by ``vendor``, running on
-        ``backend`` (``None``: the maker's own software, ``default_backend``)."""
+        ``backend`` (``None``: the maker's own software, ``default_backend``); ``build``
+        an older engine build with its own entry (``"llama.cpp@2023-12"``)."""
+        if build is not None and f"{name}@{build}" in self.engines:
+            return self.engines[f"{name}@{build}"]
         backend = backend or default_backend(vendor)
         return (
             self.engines.get(f"{name}@{backend}")

@@ -57,7 +57,9 @@ def serve(
         memory=memory,
         speed=speed,
         cost=cost,
-        engine_basis=constants.engine(serving.engine, gpu.vendor, serving.backend).basis,
+        engine_basis=constants.engine(
+            serving.engine, gpu.vendor, serving.backend, serving.engine_build
+        ).basis,
         launch_command=launch_command(workload, count),
         offloaded_to_fit=moved,
     )

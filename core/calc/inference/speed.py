@@ -122,7 +122,7 @@ def inference_speed(
     """``draft``: the draft model of ``serving.speculative == "draft"`` (``None``: a
     model about a tenth of the target's size, llama.cpp's usual pairing)."""
     shape = LlmShape.of(workload.architecture)
-    c = constants.engine(serving.engine, gpu.vendor, serving.backend)
+    c = constants.engine(serving.engine, gpu.vendor, serving.backend, serving.engine_build)
     args = (serving, gpu, gpu_count, link, host_gb_s, pcie_gb_s, cpu_cores, c, constants)
     model = _Model(shape, *args)
     spec = _Speculation.of(serving, model, draft, args)

@@ -148,3 +148,20 @@ def test_default_weights_are_what_people_download() -> None:
     assert default_weights("vllm", llama) == "bf16"
     served = make_workload(find_preset("gpt-oss-120b"), task="inference")
     assert served.serving_settings.weights == "mxfp4"
+
+
+def test_an_engine_build_selects_its_own_constants() -> None:
+    """``--engine-build 2023-12`` predicts with llama.cpp's December 2023 entry (its slower
+    prompt kernels: prefill efficiency 0.441 against the current 0.791); other engines
+    have one build."""
+    assert (
+        FITTED.engine("llama.cpp", "NVIDIA", None, "2023-12") is FITTED.engines["llama.cpp@2023-12"]
+    )
+    rig = rig_for(CATALOG.gpu("H100 PCIe"), 1)
+    old = _served("llama-3.1-8b", weights="f16", engine_build="2023-12")
+    new = _served("llama-3.1-8b", weights="f16")
+    slow = serving_speed(old, old.serving_settings, rig, max_streams=1, curves=False)
+    fast = serving_speed(new, new.serving_settings, rig, max_streams=1, curves=False)
+    assert slow.prefill_tokens_s < fast.prefill_tokens_s
+    with pytest.raises(ValueError, match="one build of vllm"):
+        Serving(engine="vllm", weights="bf16", engine_build="2023-12")
