@@ -59,7 +59,8 @@ class EngineConstants:
     read the cache once."""
     moe_half_rows: float = 0.0
     """Rows per expert at which a micro-batch's expert products reach half the dense rate
-    (a prompt micro-batch of U tokens gives each of E experts U × k / E rows)."""
+    (a prompt micro-batch of U tokens gives each of E experts U × k / E rows); llama.cpp's
+    64 from a scan over its published MoE prompt rows (docs/inference-model.md)."""
     verify_token_share: float = 0.30
     """Speculative decoding: each drafted token a verify step checks costs this share of
     a plain (one-token) step's memory time, for the engine's small-batch kernels. Fitted
@@ -159,6 +160,7 @@ _LLAMA_CPP = EngineConstants(
     attention_matrix_passes=7.21,
     dequant_ops_per_weight=0.050,
     kv_reread_share=0.67,
+    moe_half_rows=64.0,
     basis=(
         "fitted on 232 llama.cpp rows on 11 NVIDIA GPUs (XiongjieDai, May 2024 build) and "
         "other published llama.cpp rows (llm-tracker.info, llama.cpp pull requests)"
@@ -299,6 +301,7 @@ FITTED = InferenceConstants(
             _LLAMA_CPP,
             bandwidth_efficiency=0.761,
             prefill_efficiency=0.847,
+            moe_half_rows=0.0,  # its MoE prompt rows show no few-rows penalty
             prefill_quant_efficiency=0.072,
             basis=(
                 "llama.cpp on ROCm (HIP, rocWMMA): fitted on 48 published llama-bench rows of "
@@ -309,6 +312,7 @@ FITTED = InferenceConstants(
             _LLAMA_CPP,
             bandwidth_efficiency=0.831,
             prefill_efficiency=1.0,
+            moe_half_rows=0.0,  # its MoE prompt rows show no few-rows penalty
             prefill_quant_efficiency=0.181,
             basis=(
                 "llama.cpp on Vulkan (AMDVLK, RADV): fitted on 32 published llama-bench rows "
