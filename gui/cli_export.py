@@ -71,17 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _systems(session: Any, workload: Any) -> list[tuple[str, Any]]:
     """The file's prebuilt systems with their plans for ``workload`` (or why none)."""
-    from core.calc.system import serve_system
-    from core.errors import RigForgeError
+    from core.calc.system import serve_plan
 
-    out: list[tuple[str, Any]] = []
-    for plan in session.systems:
-        if not workload.is_serving:
-            out.append((plan.name, "compared for serving an LLM (task inference)"))
-            continue
-        try:
-            served = serve_system(plan.system, workload, plan.nodes, settings=session.settings)
-            out.append((plan.name, served))
-        except RigForgeError as error:
-            out.append((plan.name, str(error)))
-    return out
+    return [(p.name, serve_plan(p, workload, session.settings)) for p in session.systems]

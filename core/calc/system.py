@@ -17,6 +17,7 @@ from core.calc.inference.speed import Link, inference_speed
 from core.errors import RigForgeError
 from core.models.common import Price
 from core.models.parts import GPU, TensorTflops
+from core.models.session import SystemPlan
 from core.models.settings import AnalysisSettings
 from core.models.system import System, SystemServing
 from core.models.workload import Workload
@@ -115,3 +116,19 @@ def serve_system(
         wall_w=wall,
         cost=cost,
     )
+
+
+NOT_SERVING = "compared for serving an LLM: set the task to inference on a decoder"
+
+
+def serve_plan(
+    plan: SystemPlan, workload: Workload | None, settings: AnalysisSettings
+) -> SystemServing | str:
+    """A comparison's prebuilt system on its workload, or why there is no plan (words:
+    the workload is not a served LLM, or the system refuses it)."""
+    if workload is None or not workload.is_serving:
+        return NOT_SERVING
+    try:
+        return serve_system(plan.system, workload, plan.nodes, settings=settings)
+    except RigForgeError as error:
+        return str(error)

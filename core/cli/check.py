@@ -130,42 +130,32 @@ def run(args: argparse.Namespace) -> int:
     return 0 if verdict == "pass" else 1
 
 
-def _system_json(plan: Any, session: Session) -> dict[str, Any]:
-    """A prebuilt system beside the builds: its serving figures for the session's workload
-    (``predict --system --json``'s keys), or why there are none."""
-    from core.calc.system import serve_system
-    from core.cli.figures import system_figures
-    from core.errors import RigForgeError
+def _system_plan(plan: Any, session: Session) -> Any:
+    from core.calc.system import serve_plan
 
-    workload = session.workload
-    if workload is None or not workload.is_serving:
-        return {"name": plan.name, "system": plan.system.id, "nodes": plan.nodes,
-                "note": "compared for serving an LLM (task inference)"}  # fmt: skip
-    try:
-        served = serve_system(plan.system, workload, plan.nodes, settings=session.settings)
-    except RigForgeError as error:
-        return {"name": plan.name, "system": plan.system.id, "nodes": plan.nodes,
-                "note": str(error)}  # fmt: skip
-    return {"name": plan.name, **system_figures(served, workload)}
+    return serve_plan(plan, session.workload, session.settings)
+
+
+def _system_json(plan: Any, session: Session) -> dict[str, Any]:
+    """``predict --system --json``'s keys for a prebuilt system of the file, or its note."""
+    from core.cli.figures import system_figures
+
+    served = _system_plan(plan, session)
+    if isinstance(served, str):
+        return {"name": plan.name, "system": plan.system.id, "nodes": plan.nodes, "note": served}
+    assert session.workload is not None
+    return {"name": plan.name, **system_figures(served, session.workload)}
 
 
 def _system_text(plan: Any, session: Session) -> str:
-    from core.text.systems import SYSTEM_COLUMNS
+    from core.text.systems import SYSTEM_COLUMNS, system_row
 
-    data = _system_json(plan, session)
-    if "note" in data:
-        return f"{plan.name}: {data['note']}"
-    from core.calc.system import serve_system
-    from core.text.systems import system_row
-
-    assert session.workload is not None
-    served = serve_system(plan.system, session.workload, plan.nodes, settings=session.settings)
+    served = _system_plan(plan, session)
+    if isinstance(served, str):
+        return f"{plan.name}: {served}"
     cells = system_row(plan.name, served)
-    return f"{plan.name} (prebuilt): " + "; ".join(
-        f"{label.lower()} {cell}"
-        for label, cell in zip(SYSTEM_COLUMNS[1:], cells[1:], strict=True)
-        if cell
-    )
+    pairs = zip(SYSTEM_COLUMNS[1:], cells[1:], strict=True)
+    return f"{plan.name} (prebuilt): " + "; ".join(f"{k.lower()} {v}" for k, v in pairs if v)
 
 
 def _build_json(a: Analysis, context: Context) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from core.calc.suggest.rank import pareto_indices
-from core.errors import RigForgeError
+from core.calc.system import serve_plan
 from core.models.analysis import Analysis
 from core.models.build import Build
 from core.models.session import Session, SystemPlan
@@ -51,18 +51,6 @@ class ComparisonState:
     @property
     def unit(self) -> str:
         return next((a.throughput.unit for a in self.analyses if a.throughput), "")
-
-
-def _serve_plan(plan: SystemPlan, session: Session) -> SystemServing | str:
-    from core.calc.system import serve_system
-
-    workload = session.workload
-    if workload is None or not workload.is_serving:
-        return "compared for serving an LLM: set the task to inference on a decoder"
-    try:
-        return serve_system(plan.system, workload, plan.nodes, settings=session.settings)
-    except RigForgeError as error:
-        return str(error)
 
 
 def _key(state: ComparisonState) -> tuple[object, ...]:
@@ -150,7 +138,7 @@ class ComparisonViewModel(QObject):
         if key not in self._systems:
             if len(self._systems) > 256:
                 self._systems.clear()
-            self._systems[key] = _serve_plan(plan, session)
+            self._systems[key] = serve_plan(plan, session.workload, session.settings)
         return plan.name, self._systems[key]
 
     def systems_for(self, session: Session) -> tuple[tuple[str, SystemServing | str], ...]:

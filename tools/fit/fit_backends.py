@@ -14,7 +14,7 @@ Nelder-Mead); the DGX Spark is predicted with CUDA's constants as they are (fitt
 discrete NVIDIA GPUs), so its rows are held out. Reported: in sample, and leaving one
 model out (refitting without it), per system family and metric.
 
-Run: .venv/bin/python -m tools.fit.fit_backends [--write]
+Run: .venv/bin/python -m tools.fit.fit_backends
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import csv
 import dataclasses
 import math
 import statistics
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,50 +173,47 @@ def errors(rows: list[Row]) -> dict[tuple[str, str], list[float]]:
     return out
 
 
+def _print(errs_by: dict[tuple[str, str], list[float]]) -> None:
+    for (family, metric), errs in sorted(errs_by.items()):
+        median = statistics.median(errs)
+        print(f"{family:24s} {metric:3s} n={len(errs):3d} median {median:5.1f} %")
+
+
+def _left_out(
+    fitted: dict[str, dict[str, float]],
+    rows: list[Row],
+    group: Callable[[Row], str],
+    steps: int,
+) -> dict[tuple[str, str], list[float]]:
+    """Errors on each group of a backend's rows with the backend refitted without it."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for key, best in fitted.items():
+        mine = [r for r in rows if r.key == key]
+        for name in sorted({group(r) for r in mine}):
+            rest = [r for r in mine if group(r) != name]
+            if not rest:
+                continue
+            fit(key, rest, steps=steps)
+            for where, errs in errors([r for r in mine if group(r) == name]).items():
+                out.setdefault(where, []).extend(errs)
+        _set(key, best)
+    return out
+
+
 def main() -> None:
     rows = strix_rows() + published_rows()
     fitted = {}
     for key in sorted({r.key for r in rows if r.key != "llama.cpp@cuda"}):
         mine = [r for r in rows if r.key == key]
         fitted[key] = fit(key, mine)
-        print(
-            f"{key}: {len(mine)} rows -> "
-            + ", ".join(f"{k} {v:.3f}" for k, v in fitted[key].items())
-        )
+        values = ", ".join(f"{k} {v:.3f}" for k, v in fitted[key].items())
+        print(f"{key}: {len(mine)} rows -> {values}")
     print("== in sample (DGX Spark: CUDA's constants, never fitted here)")
-    for (family, metric), errs in sorted(errors(rows).items()):
-        print(f"{family:24s} {metric:3s} n={len(errs):3d} median {statistics.median(errs):5.1f} %")
+    _print(errors(rows))
     print("== leaving one model out (refit without it)")
-    left: dict[tuple[str, str], list[float]] = {}
-    for key, best in fitted.items():
-        mine = [r for r in rows if r.key == key]
-        for model in sorted({r.model for r in mine}):
-            rest = [r for r in mine if r.model != model]
-            if not rest:
-                continue
-            fit(key, rest, steps=60)
-            for (family, metric), errs in errors([r for r in mine if r.model == model]).items():
-                left.setdefault((family, metric), []).extend(errs)
-        _set(key, best)
-    for (family, metric), errs in sorted(left.items()):
-        print(f"{family:24s} {metric:3s} n={len(errs):3d} median {statistics.median(errs):5.1f} %")
+    _print(_left_out(fitted, rows, lambda r: r.model, steps=60))
     print("== leaving one system family out (refit on the backend's other families)")
-    for key, best in fitted.items():
-        mine = [r for r in rows if r.key == key]
-        for family in sorted({r.family for r in mine}):
-            rest = [r for r in mine if r.family != family]
-            if not rest:
-                continue
-            fit(key, rest, steps=100)
-            for (name, metric), errs in sorted(
-                errors([r for r in mine if r.family == family]).items()
-            ):
-                median = statistics.median(errs)
-                print(f"{name:24s} {metric:3s} n={len(errs):3d} median {median:5.1f} %")
-        _set(key, best)
-    if "--write" in sys.argv:
-        for key, best in fitted.items():
-            print(key, best)
+    _print(_left_out(fitted, rows, lambda r: r.family, steps=100))
 
 
 if __name__ == "__main__":

@@ -191,6 +191,28 @@ H100 and B200 rows (the bound came out at the search's limit, 60 GB/s per SM: it
 bind on those cards, whose kernels read weights at 2-3x llama.cpp's per-SM rate); no
 prompt-processing rows, so llama.cpp's prefill efficiencies."""
 
+
+def _on_backend(
+    bandwidth: float,
+    prefill: float,
+    prefill_quant: float,
+    basis: str,
+    *,
+    moe_half_rows: float = _LLAMA_CPP.moe_half_rows,
+) -> EngineConstants:
+    """llama.cpp's kernels on other GPU software: CUDA's fixed costs per layer and token
+    (fitted on many more rows), the backend's own share of the DRAM peak and prompt rates
+    for 16-bit and block-quantised weights (fitted on that backend's published runs)."""
+    return replace(
+        _LLAMA_CPP,
+        bandwidth_efficiency=bandwidth,
+        prefill_efficiency=prefill,
+        prefill_quant_efficiency=prefill_quant,
+        moe_half_rows=moe_half_rows,
+        basis=basis,
+    )
+
+
 FITTED = InferenceConstants(
     engines={
         "llama.cpp": _LLAMA_CPP,
@@ -294,54 +316,40 @@ FITTED = InferenceConstants(
                 "assumed per-token costs"
             ),
         ),
-        # llama.cpp on other GPU software: its own kernels' share of the DRAM peak and
-        # prompt rates, fitted on published runs of that backend
-        # (tools/fit/fit_backends.py; docs/inference-model.md, "Backends")
-        "llama.cpp@rocm": replace(
-            _LLAMA_CPP,
-            bandwidth_efficiency=0.761,
-            prefill_efficiency=0.847,
+        # llama.cpp on other GPU software (tools/fit/fit_backends.py; docs/inference-model.md)
+        "llama.cpp@rocm": _on_backend(
+            0.761,
+            0.847,
+            0.072,
+            "llama.cpp on ROCm (HIP, rocWMMA): fitted on 48 published llama-bench rows of "
+            "a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)",
             moe_half_rows=0.0,  # its MoE prompt rows show no few-rows penalty
-            prefill_quant_efficiency=0.072,
-            basis=(
-                "llama.cpp on ROCm (HIP, rocWMMA): fitted on 48 published llama-bench rows of "
-                "a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)"
-            ),
         ),
-        "llama.cpp@vulkan": replace(
-            _LLAMA_CPP,
-            bandwidth_efficiency=0.831,
-            prefill_efficiency=1.0,
-            moe_half_rows=0.0,  # its MoE prompt rows show no few-rows penalty
-            prefill_quant_efficiency=0.181,
-            basis=(
-                "llama.cpp on Vulkan (AMDVLK, RADV): fitted on 32 published llama-bench rows "
-                "of a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)"
-            ),
+        "llama.cpp@vulkan": _on_backend(
+            0.831,
+            1.0,
+            0.181,
+            "llama.cpp on Vulkan (AMDVLK, RADV): fitted on 32 published llama-bench rows "
+            "of a Strix Halo system (lhl/strix-halo-testing, August 2025 builds)",
+            moe_half_rows=0.0,
         ),
-        "llama.cpp@metal": replace(
-            _LLAMA_CPP,
-            bandwidth_efficiency=0.834,
-            prefill_efficiency=0.851,
-            prefill_quant_efficiency=1.0,
-            basis=(
-                "llama.cpp on Metal: fitted on 16 published llama-bench rows of M3 Ultra, "
-                "M4 Max and M4 Pro Macs (llama.cpp discussion #4167, as quoted)"
-            ),
+        "llama.cpp@metal": _on_backend(
+            0.834,
+            0.851,
+            1.0,
+            "llama.cpp on Metal: fitted on 16 published llama-bench rows of M3 Ultra, "
+            "M4 Max and M4 Pro Macs (llama.cpp discussion #4167, as quoted)",
         ),
         "llama.cpp@sycl": replace(
             _LLAMA_CPP,
             basis="llama.cpp on SYCL: not fitted (no published rows read); CUDA's constants",
         ),
-        "mlx-lm": replace(
-            _LLAMA_CPP,
-            bandwidth_efficiency=0.943,
-            prefill_efficiency=0.796,
-            prefill_quant_efficiency=0.533,
-            basis=(
-                "MLX-LM on Apple silicon: fitted on 2 published decode rows of an M3 Ultra "
-                "(Rapid-MLX); its prompt rate is not measured"
-            ),
+        "mlx-lm": _on_backend(
+            0.943,
+            0.796,
+            0.533,
+            "MLX-LM on Apple silicon: fitted on 2 published decode rows of an M3 Ultra "
+            "(Rapid-MLX); its prompt rate is not measured",
         ),
     },
     allreduce_latency_s={"nvlink": 8e-6, "pcie": 25e-6, "host": 60e-6, "network": 200e-6},

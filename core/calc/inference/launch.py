@@ -9,8 +9,10 @@ format, ``-md``/``--draft-max`` a draft model. vLLM (``vllm serve``, engine argu
 ``--max-num-seqs``, ``--kv-cache-dtype``, ``--gpu-memory-utilization``,
 ``--speculative-config``. SGLang (``sglang.launch_server``): ``--tp``, ``--context-length``,
 ``--kv-cache-dtype``, ``--mem-fraction-static``. TensorRT-LLM (``trtllm-serve``):
-``--tp_size``, ``--max_batch_size``, ``--max_seq_len``. The weights file names are
-placeholders: the user points them at the download.
+``--tp_size``, ``--max_batch_size``, ``--max_seq_len``. GGUF files are named as their
+releases usually are (``<model>-Q4_K_M.gguf``) and repositories by the preset's Hugging
+Face id; ``DRAFT-MODEL`` and ``NODE2`` stand for the draft model and the second machine
+the user chose.
 """
 
 from __future__ import annotations

@@ -109,11 +109,6 @@ class LlmShape:
         """Bytes of every weight in ``fmt`` (all experts, embeddings, head)."""
         return self._bytes(self.params_total, self.expert_params, self.embedding_params, fmt)
 
-    def read_bytes_per_token(self, fmt: WeightsFormat) -> float:
-        """Weight bytes one decode step of one token reads (all layers on the GPU)."""
-        gpu, host = self.read_bytes(fmt, 1.0, 0)
-        return gpu + host
-
     def experts_touched(self, tokens: float) -> float:
         """Distinct routed experts per MoE layer that ``tokens`` tokens use (uniform
         routing: each expert is missed by a token with probability 1 − k/E)."""

@@ -237,12 +237,8 @@ class _Speculation:
         """Tokens drafted per round: all K (vLLM, MTP), or about the accepted run plus
         one where the engine stops at an unsure draft (llama.cpp's ``--draft-p-min``)."""
         if self.model.serving.engine == "llama.cpp" and self.model.serving.speculative == "draft":
-            return min(float(self.k), self.accepted() + 1.0)
+            return min(float(self.k), self.accepted_of(float(self.k)) + 1.0)
         return float(self.k)
-
-    def accepted(self) -> float:
-        a, k = self.alpha, self.k
-        return a * (1.0 - a**k) / (1.0 - a) if a < 1.0 else float(k)
 
     def step(self, context: float, streams: int) -> tuple[float, dict[str, float], float]:
         """Seconds per generated token of each stream, the parts of a step, and the
@@ -262,6 +258,7 @@ class _Speculation:
         return seconds, scaled, busy / (verify + draft)
 
     def accepted_of(self, drafted: float) -> float:
+        """Drafted tokens accepted per round on average: α(1 − α^K) / (1 − α)."""
         a = self.alpha
         return a * (1.0 - a**drafted) / (1.0 - a) if a < 1.0 else drafted
 
@@ -308,6 +305,8 @@ class _Model:
         self.host = host_gb_s * 1e9 * c.host_bandwidth_efficiency
         self.cpu_flops = (cpu_cores or ASSUMED_CPU_CORES) * CPU_GFLOPS_PER_CORE * 1e9
         self.tensor = serving.split == "tensor" and count > 1
+        # weight bytes one token reads, to count the weights a step dequantises
+        self.token_read = sum(shape.read_bytes(serving.weights, 1.0, 0))
         self.sustained = math.pow(sustained_clock_share(gpu), constants.clock_exponent)
 
     def decode_step(
@@ -351,8 +350,8 @@ class _Model:
             t_host = max(host_bytes / self.host, cpu / self.cpu_flops)
         t_dequant = 0.0
         if FORMATS[self.serving.weights].family == "ggml" and self.gpu.fp32_tflops:
-            one = sum(s.read_bytes(self.serving.weights, 1.0, 0))
-            quantised = s.params_active * on_gpu / one if one else 0.0
+            read = self.token_read
+            quantised = s.params_active * on_gpu / read if read else 0.0
             t_dequant = quantised * c.dequant_ops_per_weight / (self.gpu.fp32_tflops * 1e12)
             t_dequant /= ways
         memory = t_weights + t_kv + t_dequant
