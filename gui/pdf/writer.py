@@ -1,8 +1,9 @@
 """Render a ``BuildSheet`` to PDF bytes and write them atomically.
 
 The document is laid out on the writer's pages (``paginate``: 2 cm margins; Qt's layout
-repeats ``<thead>`` rows after a page break and breaks a table row between its lines
-when it does not fit), every heading that would end a page apart from what it heads is
+repeats ``<thead>`` rows after a page break), a table row that would be split between
+two pages starts the next page instead, its table split there with its header repeated
+(``keep_rows_whole``), every heading that would end a page apart from what it heads is
 moved to the next page (``keep_headings_with_next``), and the pages are painted with
 their numbers at the foot (``print_pages``) — the layout that is checked is the one
 printed. Text stays text (fonts embedded); charts are raster images at twice their
@@ -32,6 +33,8 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextDocument,
     QTextFormat,
+    QTextTable,
+    QTextTableCell,
 )
 
 from core.errors import RigForgeError
@@ -107,7 +110,7 @@ def render_pdf(sheet: BuildSheet, paper: str = "a4") -> bytes:
     if sheet.author:
         writer.setAuthor(sheet.author)
     paginate(doc, writer)
-    keep_headings_with_next(doc)
+    lay_out_pages(doc)
     print_pages(doc, writer)
     del writer
     buffer.close()
@@ -181,6 +184,97 @@ def keep_headings_with_next(doc: QTextDocument, limit: int = 50) -> int:
                 doc.markContentsDirty(start, doc.characterCount() - start)
                 moved += 1
         block = block.next()
+    return moved
+
+
+def lay_out_pages(doc: QTextDocument, rounds: int = 4) -> None:
+    """Keep rows whole and headings with what they head until neither moves anything (a
+    moved heading can push a row onto a page break, and a moved row a heading)."""
+    for _ in range(rounds):
+        if not keep_rows_whole(doc) + keep_headings_with_next(doc):
+            return
+
+
+def _tables(doc: QTextDocument) -> list[QTextTable]:
+    return [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+
+
+def _row_span(
+    layout: QAbstractTextDocumentLayout, table: QTextTable, row: int
+) -> tuple[float, float]:
+    """Top of a row's first line and bottom of its last, over all its cells."""
+    tops: list[float] = []
+    bottoms: list[float] = []
+    for column in range(table.columns()):
+        cell = table.cellAt(row, column)
+        first = cell.firstCursorPosition().block()
+        last = cell.lastCursorPosition().block()
+        tops.append(_first_line_top(layout, first))
+        bottoms.append(layout.blockBoundingRect(last).bottom())
+    return min(tops), max(bottoms)
+
+
+def split_rows(doc: QTextDocument) -> list[tuple[int, int]]:
+    """On a paginated ``doc``: (table, row) of every body row that starts on one page and
+    ends on the next. Rows taller than half a page are left to break."""
+    page = doc.pageSize().height()
+    layout = doc.documentLayout()
+    found = []
+    for index, table in enumerate(_tables(doc)):
+        for row in range(table.format().headerRowCount(), table.rows()):
+            top, bottom = _row_span(layout, table, row)
+            if int(top // page) != int((bottom - 0.5) // page) and bottom - top < page / 2:
+                found.append((index, row))
+    return found
+
+
+def _copy_cell(doc: QTextDocument, source: QTextTableCell, target: QTextTableCell) -> None:
+    select = QTextCursor(doc)
+    select.setPosition(source.firstPosition())
+    select.setPosition(source.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+    into = target.firstCursorPosition()
+    into.setBlockFormat(source.firstCursorPosition().blockFormat())
+    into.insertFragment(select.selection())
+    target.setFormat(source.format())
+
+
+def _split_table(doc: QTextDocument, table: QTextTable, row: int) -> None:
+    """Move rows ``row`` and after to a new table that starts a page with the same
+    header rows and format."""
+    fmt = table.format()
+    heads = fmt.headerRowCount()
+    always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+    if row <= heads:
+        fmt.setPageBreakPolicy(always)
+        table.setFormat(fmt)
+        return
+    moved = [*range(heads), *range(row, table.rows())]
+    cursor = QTextCursor(doc)
+    cursor.setPosition(table.lastPosition() + 1)
+    # one edit block: the layout runs once at its end, not after every cell
+    cursor.beginEditBlock()
+    fmt.setPageBreakPolicy(always)
+    rest = cursor.insertTable(len(moved), table.columns(), fmt)
+    for at, source_row in enumerate(moved):
+        for column in range(table.columns()):
+            _copy_cell(doc, table.cellAt(source_row, column), rest.cellAt(at, column))
+    table.removeRows(row, table.rows() - row)
+    cursor.endEditBlock()
+
+
+def keep_rows_whole(doc: QTextDocument, limit: int = 100) -> int:
+    """On a paginated ``doc``, start on a new page every table row that Qt would split
+    between two pages: its table is split before it, and the new table repeats the
+    header rows. Returns how many rows moved."""
+    moved = 0
+    while moved < limit:
+        found = split_rows(doc)
+        if not found:
+            break
+        index, row = found[0]
+        _split_table(doc, _tables(doc)[index], row)
+        doc.markContentsDirty(0, doc.characterCount())
+        moved += 1
     return moved
 
 

@@ -22,7 +22,17 @@ from core.text.checks import check_title, render_reason
 from core.text.money import USD
 from core.text.summary import cost_per_unit_figure, summary_figures
 from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_analyses
-from gui.pdf.writer import keep_headings_with_next, paginate, pdf_writer, print_pages
+from gui.pdf.html_parts import table
+from gui.pdf.writer import (
+    build_document,
+    keep_headings_with_next,
+    keep_rows_whole,
+    lay_out_pages,
+    paginate,
+    pdf_writer,
+    print_pages,
+    split_rows,
+)
 from gui.viewmodels.session import default_workload
 
 
@@ -335,3 +345,51 @@ def test_a_heading_never_ends_a_page_apart_from_its_chart(qtbot: QtBot) -> None:
     # every page carries its number at the foot
     pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages]
     assert [t.endswith(str(n)) for n, t in enumerate(pages, 1)] == [True, True]
+
+
+def _rows_doc(intro: int) -> QTextDocument:
+    """``intro`` lines, then a grid of 90 rows where every fifth row wraps to four lines."""
+    wraps = "text that wraps " * 14
+    rows = [[f"row {i:02d}", wraps if i % 5 == 0 else "one line", str(i)] for i in range(90)]
+    doc = QTextDocument()
+    doc.setHtml("<p>intro</p>" * intro + table(["Item", "Detail", "Qty"], rows, numeric=[2]))
+    return doc
+
+
+def test_no_table_row_is_split_between_pages(qtbot: QtBot) -> None:
+    """Qt breaks a row between its lines at a page break; the sheet moves such a row to
+    the next page, repeating the table's header there, and loses or reorders nothing."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = pdf_writer(buffer)
+    split_before = 0
+    for intro in range(30, 46):
+        doc = _rows_doc(intro)
+        paginate(doc, writer)
+        before = split_rows(doc)
+        split_before += bool(before)
+        moved = keep_rows_whole(doc)
+        assert split_rows(doc) == [], intro
+        assert moved <= len(before)
+        text = doc.toPlainText()
+        assert re.findall(r"row (\d\d)", text) == [f"{i:02d}" for i in range(90)]
+        # the header opens every table, the first and each continuation
+        tables = len(doc.rootFrame().childFrames())
+        assert tables >= 1 + (moved and before[0][1] > 1)
+        assert text.count("Item\nDetail\nQty") == tables
+    del writer
+    assert split_before >= 5, "too few layouts where Qt splits a row: the test proves nothing"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_bundled_comparison_sheet_keeps_rows_and_headings_whole(qtbot: QtBot, paper: str) -> None:
+    sheet = _example("three-way-comparison.json")
+    doc = build_document(sheet)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = pdf_writer(buffer, paper)
+    paginate(doc, writer)
+    lay_out_pages(doc)
+    assert split_rows(doc) == []
+    assert keep_headings_with_next(doc) == 0
+    del writer

@@ -138,12 +138,15 @@ def connector_needs(build: Build, psu: PSU, psu_count: int) -> dict[str, float] 
     }
 
 
-def connectors_ok(build: Build, psu: PSU, psu_count: int) -> bool | None:
-    """Whether the PSU has the GPU power cables; ``None`` when either side is unlisted."""
+def connectors_ok(build: Build, psu: PSU, psu_count: int, *, native: bool = False) -> bool | None:
+    """Whether the PSU has the GPU power cables (``native``: without an adapter from
+    8-pin leads to a 16-pin plug); ``None`` when either side is unlisted."""
     if build.gpu.power_connectors == {}:
         return True
     needs = connector_needs(build, psu, psu_count)
-    return None if needs is None else needs["short_8pin"] == 0
+    if needs is None:
+        return None
+    return needs["short_8pin"] == 0 and not (native and needs["adapters"] > 0)
 
 
 def power_connector_check(build: Build, fix: Fix | None) -> Check:

@@ -91,7 +91,8 @@ def physical_checks(
     width = gpu_slot_width(build)
     if gpu.slot_width is None:
         checks.append(Check(id="physical.slot_width", severity="info", reason="slot_width_unknown"))
-    if not build.motherboard.slot_positions_sourced and build.gpu_count > 1:
+    # on risers the cards sit away from the board: its slot pitch does not matter
+    if not build.motherboard.slot_positions_sourced and build.gpu_count > 1 and not build.riser:
         checks.append(
             Check(
                 id="physical.slot_spacing",

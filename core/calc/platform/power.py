@@ -72,6 +72,10 @@ def energy_kwh_per_year(wall_w: float, utilization: float) -> float:
     return wall_w * utilization * HOURS_PER_YEAR / 1000.0
 
 
+TRANSIENT_ASSUMED = "assumed_cem5_bound"
+"""Basis of a GPU's spike ratio that no measurement or connector standard gives."""
+
+
 def gpu_transient(gpu: GPU) -> tuple[float, float, str]:
     """(spike ÷ sustained power, spike duration in µs, basis code) for one GPU.
 
@@ -83,7 +87,7 @@ def gpu_transient(gpu: GPU) -> tuple[float, float, str]:
         return _MEASURED_TRANSIENT[gpu.architecture]
     if {"12vhpwr", "12v_2x6"} & set(gpu.power_connectors or {}):
         return _CEM5_RATIO, _CEM5_US, "pcie_cem5_allowance"
-    return _CEM5_RATIO, _CEM5_US, "assumed_cem5_bound"
+    return _CEM5_RATIO, _CEM5_US, TRANSIENT_ASSUMED
 
 
 def psu_excursion_tolerance(psu: PSU, duration_us: float) -> tuple[float, str]:
@@ -262,9 +266,14 @@ def psu_carries(
 
 
 def psus_needed(budget: PowerBudget) -> int:
-    """The fewest ATX PSUs of the largest common size (1,600 W) that can carry the load
-    at all: steady at full rating, a known spike at 200 % for 100 µs, shared evenly."""
-    return max(1, math.ceil(psu_watts_needed(budget, 1.0) / LARGEST_ATX_PSU_W))
+    """The fewest PSUs that can carry the load at all (steady at full rating, a known
+    spike at 200 % for 100 µs, shared evenly), each of the largest common ATX size
+    (1,600 W) or of the build's own size where that is larger (a 2,200 W unit on a 230 V
+    circuit carries what two 1,600 W ones would)."""
+    each = LARGEST_ATX_PSU_W
+    if budget.psu_rated_w and budget.psu_count:
+        each = max(each, budget.psu_rated_w / budget.psu_count)
+    return max(1, math.ceil(psu_watts_needed(budget, 1.0) / each))
 
 
 def power_limit_throughput_factor(gpu: GPU, limit_w: float) -> float:
@@ -297,7 +306,7 @@ def fits_psu(budget: PowerBudget) -> bool:
 
 def transient_known(budget: PowerBudget) -> bool:
     """Whether the GPU spike ratio is measured or a connector standard's allowance."""
-    return budget.transient_basis != "assumed_cem5_bound"
+    return budget.transient_basis != TRANSIENT_ASSUMED
 
 
 def fits_circuit(budget: PowerBudget) -> bool:

@@ -83,7 +83,9 @@ def links_for(
     caches: RowCaches,
     make: Callable[[], Build],
 ) -> LinkKey | None:
-    """``gpu_links`` by its cache key; ``make()`` builds the sketch only on a miss."""
+    """``gpu_links`` by its cache key; ``make()`` builds the sketch only on a miss.
+    ``None`` where a GPU or the search's one drive finds no slot (the drive is the same
+    for every row of a search, so it is not part of the key)."""
     key = (
         board_id,
         cpu_gen,
@@ -98,7 +100,7 @@ def links_for(
         assignment = assign_pcie(make())
         caches.links[key] = (
             None
-            if assignment.gpus_unplaced
+            if assignment.gpus_unplaced or assignment.drives_unplaced
             else tuple(
                 (link.gen, link.lanes, link.attached_to, link.position)
                 for link in assignment.gpu_links

@@ -53,6 +53,7 @@ from core.calc.platform.power import (
     CIRCUIT_WARN_FRACTION,
     DIMM_W,
     STEADY_WARN_FRACTION,
+    TRANSIENT_ASSUMED,
     component_power,
     gpu_transient,
     psu_excursion_tolerance,
@@ -330,14 +331,20 @@ def _offers(
     workload: Workload,
     skipped: dict[str, int],
 ) -> list[_Offer]:
-    """GPUs to try: PCIe cards whose cooler, length and width a source gives (a suggestion
-    never rests on "check the manual") and whose architecture runs the workload's number
-    format; new at their price, used where asked for and priced."""
+    """GPUs to try: PCIe cards whose cooler, length and width a source gives and whose
+    power spikes are measured or bounded by their connector's standard (a suggestion never
+    rests on "check the manual"), and whose architecture runs the workload's number format;
+    new at their price, used where asked for and priced."""
     offers = []
     for index, gpu in enumerate(catalog.parts("gpu")):
         if not isinstance(gpu, GPU) or gpu.form_factor != "pcie" or not gpu.board_power_w:
             continue
-        if gpu.cooler is None or gpu.length_mm is None or gpu.slot_width is None:
+        if (
+            gpu.cooler is None
+            or gpu.length_mm is None
+            or gpu.slot_width is None
+            or gpu_transient(gpu)[2] == TRANSIENT_ASSUMED
+        ):
             unknown_fit.add(gpu.id)
             skipped["unknown_fit"] += request.max_gpus
             continue
@@ -667,7 +674,7 @@ def _cables(gpu: GPU, count: int, space: _Space) -> npt.NDArray[np.bool_]:
     if key not in space.connectors:
         sketch = sketch_build(gpu, count, space.plats[0], space.drive)
         space.connectors[key] = np.array(
-            [connectors_ok(sketch, p.psu, p.count) is True for p in space.psus]
+            [connectors_ok(sketch, p.psu, p.count, native=True) is True for p in space.psus]
         )
     return space.connectors[key]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calc.platform.compat import compat_checks, power_connector_check
+from core.calc.platform.compat import compat_checks, connectors_ok, power_connector_check
 from tests.core import check_parts as parts
 
 
@@ -72,3 +72,15 @@ def test_power_connectors() -> None:
     assert power_connector_check(parts.build(psu=atx2), None).severity == "fail"  # 16-pin: 0
     unknown = parts.build(psu=parts.psu(connectors=None))
     assert power_connector_check(unknown, None).reason == "psu_connectors_unknown"
+
+
+def test_connectors_ok_natively_refuses_the_adapter_that_the_check_warns_about() -> None:
+    """Suggest screens PSUs with ``native=True``: a build it lists never needs the 8-pin to
+    16-pin adapter that the connector check calls an advisory."""
+    psu = parts.psu(connectors={"pcie_8pin": 4, "12vhpwr": 0})
+    build = parts.build(psu=psu)
+    assert power_connector_check(build, None).reason == "connectors_via_adapter"
+    assert connectors_ok(build, psu, 1) is True
+    assert connectors_ok(build, psu, 1, native=True) is False
+    native = parts.build()
+    assert connectors_ok(native, native.psu, 1, native=True) is True

@@ -149,3 +149,20 @@ def test_passive_card_fails_in_a_tower_and_passes_in_a_rated_chassis() -> None:
     assert _sev(parts.build(gpu=passive, case=rated))["physical.cooling"] == "pass"
     unstated = parts.case(kind="rack")
     assert _sev(parts.build(gpu=passive, case=unstated))["physical.cooling"] == "warn"
+
+
+def test_slot_pitch_unknown_matters_only_for_cards_on_the_board() -> None:
+    """A board whose slot positions no source gives: two cards on it may cover each other
+    (an advisory); the same cards on risers sit away from the board, so its pitch does not
+    matter and nothing is left to check by hand."""
+    board = parts.am5_board().model_copy(update={"slot_positions_sourced": False})
+
+    def spacing(build: object) -> list[str]:
+        checks = physical_checks(build, assign_pcie(build))  # type: ignore[arg-type]
+        return [c.reason for c in checks if c.id == "physical.slot_spacing"]
+
+    assert spacing(parts.build(gpu_count=2, motherboard=board)) == ["slot_positions_unknown"]
+    on_risers = parts.build(
+        gpu_count=2, motherboard=board, case=parts.open_frame(), riser=parts.riser()
+    )
+    assert spacing(on_risers) == []

@@ -13,6 +13,7 @@ from core.calc.platform.power import (
     power_limit_throughput_factor,
     psu_efficiency,
     psu_excursion_tolerance,
+    psus_needed,
 )
 from core.models.build import Build
 from core.models.settings import CIRCUITS, AnalysisSettings
@@ -110,3 +111,22 @@ def test_four_4090_at_300w() -> None:
 def test_limit_fits_on_20a_circuit() -> None:
     budget = power_budget(_limited(300), AnalysisSettings(circuit="us-120v-20a"))
     assert fits_circuit(budget)  # 1,698 W ≤ 1,920 W
+
+
+def test_psus_needed_counts_in_units_of_the_builds_own_psu_when_it_is_larger() -> None:
+    """Four 450 W cards and a 2,200 W unit: a steady 2,000 W needs two 1,600 W PSUs but
+    one 2,200 W unit carries it (2,000 <= 2,200), so the count check must not ask for a
+    second; a 1,000 W unit still counts in 1,600 W units (⌈2,000 / 1,600⌉ = 2)."""
+    gpu = parts.gpu(board_power_w=450)
+
+    def needed(psu_w: float) -> int:
+        build = parts.build(
+            gpu=gpu, gpu_count=4, psu=parts.psu(wattage_w=psu_w, id=f"psu-{psu_w:.0f}")
+        )
+        budget = power_budget(build, AnalysisSettings())
+        steady = budget.steady_dc_w
+        assert 1_600 < steady <= 2_200, steady  # 4 x 450 W plus the platform
+        return psus_needed(budget.model_copy(update={"peak_dc_w": steady}))
+
+    assert needed(2_200) == 1
+    assert needed(1_000) == 2

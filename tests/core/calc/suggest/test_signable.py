@@ -76,3 +76,28 @@ def test_turing_cards_are_left_out_of_a_bf16_search() -> None:
     result = suggest(workload, SuggestRequest(budget_usd=15_000, allow_used=True), CATALOG)
     assert result.skipped.precision > 0
     assert all(s.build.gpu.architecture not in ("turing", "volta", "pascal") for s in result.front)
+
+
+@pytest.mark.parametrize(
+    ("preset", "budget", "circuit"),
+    [("resnet50-v1.5", 20_000, "eu-230v-16a"), ("llama-3-8b", 15_000, "us-120v-15a")],
+)
+def test_suggest_screens_agree_with_the_checks(preset: str, budget: float, circuit: str) -> None:
+    """What Suggest screens (PSU count and size, cables without adapters, slot room, the
+    drive's M.2 slot, spike data) is what the checks then ask: no build it ranks on the
+    front fails its analysis, so the front is the real one, not what was left after
+    rounds of rejections."""
+    workload = make_workload(find_preset(preset), **WORKLOADS[preset])  # type: ignore[arg-type]
+    result = suggest(workload, SuggestRequest(budget_usd=budget, circuit=circuit), CATALOG)
+    assert result.front
+    assert result.skipped.failed_checks == 0
+
+
+def test_gpus_without_spike_data_are_left_out_and_named() -> None:
+    """The Radeon RX 7900 XTX has neither a measured spike ratio nor a 16-pin connector
+    whose standard bounds it: every build with it would end on "check the PSU's
+    excursion rating by hand", so Suggest leaves it out and names it."""
+    workload = make_workload(find_preset("llama-3-8b"), **WORKLOADS["llama-3-8b"])  # type: ignore[arg-type]
+    result = suggest(workload, SuggestRequest(budget_usd=5_000), CATALOG)
+    assert "rx-7900-xtx" in result.unknown_fit_part_ids
+    assert all(s.build.gpu.id != "rx-7900-xtx" for s in result.front)
