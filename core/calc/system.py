@@ -14,8 +14,12 @@ from core.calc.inference.constants import DEFAULT_BACKENDS, FITTED
 from core.calc.inference.memory import inference_memory
 from core.calc.inference.serve import _cost
 from core.calc.inference.speed import Link, inference_speed
+from core.calc.platform.checks import circuit_check
+from core.calc.verdict import judge
 from core.errors import RigForgeError
+from core.models.checks import Check, Number
 from core.models.common import Price
+from core.models.inference import InferenceMemory
 from core.models.parts import GPU, TensorTflops
 from core.models.session import SystemPlan
 from core.models.settings import AnalysisSettings
@@ -98,6 +102,7 @@ def serve_system(
     )
     basis = FITTED.engine(serving.engine, system.vendor, serving.backend).basis
     settings = settings or AnalysisSettings()
+    checks = system_checks(system, nodes, memory, settings)
     # a pair needs a cable for its link, whose price no source gives: the total is unknown
     parts = system.price.usd * nodes if system.price.usd is not None and nodes == 1 else None
     wall = system.load_w * nodes if system.load_w is not None else None
@@ -115,7 +120,91 @@ def serve_system(
         parts_usd=parts,
         wall_w=wall,
         cost=cost,
+        checks=checks,
+        verdict=judge(checks),
     )
+
+
+def system_checks(
+    system: System, nodes: int, memory: InferenceMemory, settings: AnalysisSettings
+) -> tuple[Check, ...]:
+    """The checks that apply to a prebuilt system (no slots, PSU or cables to choose): the
+    accelerator's memory share, the wall circuit, the drive, the price and a pair's link."""
+    return (
+        _memory_check(system, memory),
+        _circuit_check(system, nodes, settings),
+        _storage_check(system, memory),
+        *_price_checks(system, nodes),
+    )
+
+
+def _memory_check(system: System, memory: InferenceMemory) -> Check:
+    numbers: dict[str, Number] = {
+        "total_gib": round(memory.total_gib, 1),
+        "gpu_gib": system.gpu_max_gb,
+        "default_gib": round(system.gpu_default_gb),
+        "memory_gb": system.memory_gb,
+        "max_streams": memory.max_streams,
+        "how": system.gpu_share_how,
+    }
+    if not memory.fits:
+        return Check(
+            id="system.memory", severity="fail", reason="system_memory_exceeds", numbers=numbers
+        )
+    if memory.total_gib > system.gpu_default_gb:
+        return Check(
+            id="system.memory", severity="warn", reason="system_memory_share", numbers=numbers
+        )
+    return Check(id="system.memory", severity="pass", reason="system_memory_fits", numbers=numbers)
+
+
+def _circuit_check(system: System, nodes: int, settings: AnalysisSettings) -> Check:
+    """Load power of every node on the one circuit, as a build's wall draw is judged."""
+    if system.load_w is None:
+        return Check(id="power.circuit", severity="info", reason="system_power_unknown")
+    return circuit_check(system.load_w * nodes, settings)
+
+
+def _storage_check(system: System, memory: InferenceMemory) -> Check:
+    """The weights file on the system's drive (each node holds its own copy)."""
+    weights_gb = memory.weights_gib * GB_PER_GIB
+    if system.storage_gb is None:
+        return Check(id="system.storage", severity="info", reason="system_storage_unknown")
+    numbers: dict[str, Number] = {
+        "weights_gb": round(weights_gb, 1),
+        "storage_gb": system.storage_gb,
+    }
+    ok = weights_gb <= system.storage_gb
+    return Check(
+        id="system.storage",
+        severity="pass" if ok else "fail",
+        reason="system_storage_ok" if ok else "system_storage_short",
+        numbers=numbers,
+    )
+
+
+def _price_checks(system: System, nodes: int) -> tuple[Check, ...]:
+    checks = []
+    if system.price.usd is None:
+        checks.append(
+            Check(
+                id="system.price",
+                severity="info",
+                reason="system_price_unknown",
+                numbers={"why": system.price.source},
+            )
+        )
+    if nodes > 1:
+        port = system.fastest_port()
+        checks.append(
+            Check(
+                id="system.link",
+                severity="info",
+                reason="system_pair_link",
+                numbers={"port": port.name if port else "a network port"},
+            )
+        )
+    return tuple(checks)
 
 
 NOT_SERVING = "compared for serving an LLM: set the task to inference on a decoder"

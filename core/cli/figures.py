@@ -93,7 +93,10 @@ def analysis_figures(a: Analysis) -> dict[str, Any]:
 def system_figures(served: Any, workload: Workload) -> dict[str, Any]:
     """``predict --system --json``: the serving figures, the system and its memory share."""
     from core.calc.inference.launch import launch_command
+    from core.text.checks import render_reason
+    from core.text.fixes import fix_text
     from core.text.systems import memory_share_note
+    from core.text.verdict import checks_verdict
     from core.validation.bands import serving_bands
 
     speed, memory, system = served.speed, served.memory, served.system
@@ -104,6 +107,13 @@ def system_figures(served: Any, workload: Workload) -> dict[str, Any]:
         "system": system.id,
         "system_name": system.name,
         "nodes": served.nodes,
+        "verdict": served.verdict,
+        "verdict_text": checks_verdict(served.checks, served.verdict).text,
+        "checks": [
+            c.model_dump()
+            | {"text": render_reason(c), "fix_text": fix_text(c.fix) if c.fix else None}
+            for c in served.checks
+        ],
         "backend": served.backend,
         "serving": workload.serving_settings.model_dump(),
         **{key: getattr(speed, key) for key in SERVING_KEYS},

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from core.models.checks import Check, Verdict
 from core.models.common import Frozen, NonEmptyStr, Price, newest
 from core.models.inference import InferenceCost, InferenceMemory, InferenceSpeed
 
@@ -110,3 +111,6 @@ class SystemServing(Frozen):
     """The systems' price; ``None`` when unknown (a pair: the cable's price is not sourced)."""
     wall_w: float | None
     cost: InferenceCost | None = None
+    checks: tuple[Check, ...] = ()
+    """Those that apply to a prebuilt system (``core.calc.system.system_checks``)."""
+    verdict: Verdict = "pass"

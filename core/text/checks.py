@@ -87,6 +87,27 @@ REASONS: dict[str, str] = {
         "{wall_w} W at the wall ({amps_drawn} A) exceeds the {circuit} circuit's "
         "{limit_w} W continuous limit ({volts} V × {amps} A × {continuous_pct} %)"
     ),
+    # prebuilt systems
+    "system_memory_fits": (
+        "Needs {total_gib} GiB of the {default_gib} GiB its GPU gets as shipped "
+        "({memory_gb} GB in all); room for {max_streams} stream(s) at this context"
+    ),
+    "system_memory_share": (
+        "Needs {total_gib} GiB, more than the {default_gib} GiB its GPU gets as shipped: "
+        "give it up to {gpu_gib} GiB ({how})"
+    ),
+    "system_memory_exceeds": (
+        "Needs {total_gib} GiB but its GPU may be given at most {gpu_gib} GiB of {memory_gb} GB"
+    ),
+    "system_power_unknown": "No source gives its wall power under load: the circuit is unchecked",
+    "system_storage_ok": "The {weights_gb} GB of weights fit its {storage_gb} GB drive",
+    "system_storage_short": ("The {weights_gb} GB of weights do not fit its {storage_gb} GB drive"),
+    "system_storage_unknown": "No source gives its drive's size",
+    "system_price_unknown": "No dated price: {why}",
+    "system_pair_link": (
+        "Two nodes linked over {port}: the cable's price is not sourced, so the pair's total "
+        "is unknown"
+    ),
     # pcie
     "cpu_lanes_unknown": "The CPU's PCIe lane count is unknown; GPUs and NVMe ask for {demanded}",
     "lanes_oversubscribed": (
@@ -318,6 +339,10 @@ CHECK_TITLES: dict[str, str] = {
     "physical.slot_spacing": "Slot spacing",
     "physical.slot_width": "GPU width",
     "power.circuit": "Wall circuit",
+    "system.link": "Link between the pair",
+    "system.memory": "GPU memory share",
+    "system.price": "Price",
+    "system.storage": "Storage space",
     "power.psu": "PSU load",
     "power.psu_count": "PSU count",
     "power.summary": "Power draw",

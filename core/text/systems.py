@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.models.system import System, SystemServing
 from core.text.inference import rate, seconds
 from core.text.money import USD, Money
+from core.text.verdict import checks_verdict
 
 
 def system_line(system: System) -> str:
@@ -60,6 +61,7 @@ def system_notes(served: SystemServing) -> list[str]:
 
 SYSTEM_COLUMNS = (
     "System",
+    "Verdict",
     "Price",
     "Fits",
     "Generation",
@@ -76,7 +78,7 @@ def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tu
     """One system's row beside the builds (``SYSTEM_COLUMNS``); a plan that cannot be
     estimated says why in its note."""
     if isinstance(served, str):
-        return (name, "", "", "", "", "", "", "", "", served)
+        return (name, "", "", "", "", "", "", "", "", "", served)
     system, speed, memory = served.system, served.speed, served.memory
     if served.parts_usd is not None and system.price.as_of is not None:
         price = f"{money(served.parts_usd)} ({system.price.kind} {system.price.as_of})"
@@ -88,6 +90,7 @@ def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tu
     )
     return (
         name,
+        checks_verdict(served.checks, served.verdict).text,
         price,
         f"{'yes' if memory.fits else 'no'} ({memory.total_gib:.0f} of {served.gpu_gib:g} GiB)",
         f"{rate(speed.decode_tokens_s_per_stream)} tokens/s",

@@ -36,8 +36,14 @@ def _count(n: int, word: str) -> str:
 
 
 def build_verdict(a: Analysis) -> Verdict:
-    fails = [c for c in a.checks if c.severity == "fail"]
-    warns = [c for c in a.checks if c.severity == "warn"]
+    return checks_verdict(a.checks, a.verdict)
+
+
+def checks_verdict(checks: tuple[Check, ...], verdict: str) -> Verdict:
+    """The verdict in words from the checks it was judged on (a build's or a prebuilt
+    system's)."""
+    fails = [c for c in checks if c.severity == "fail"]
+    warns = [c for c in checks if c.severity == "warn"]
     if fails:
         # the problems first: for "won't work", the one a change of parts must mend
         ordered = sorted(fails, key=lambda c: c.fix is not None and c.fix.operating)
@@ -45,7 +51,7 @@ def build_verdict(a: Analysis) -> Verdict:
         first = render_reason(ordered[0])
         if ordered[0].fix is not None:
             first += f" — fix: {fix_text(ordered[0].fix)}"
-        if a.verdict == "changes":
+        if verdict == "changes":
             headline = f"Works with changes — {_count(len(fails), 'change')} needed"
             return Verdict("changes", headline, first, fixable)
         return Verdict("fail", f"Won't work — {_count(len(fails), 'problem')}", first, fixable)

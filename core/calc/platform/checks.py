@@ -8,6 +8,7 @@ picker they share. Text for people: ``core.text.checks``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from core.calc.platform.compat import compat_checks, connectors_ok, power_connector_check, price_key
 from core.calc.platform.host import host_checks
@@ -271,8 +272,22 @@ def _transient_check(budget: PowerBudget, base: dict[str, Number], fix: Fix) -> 
 
 
 def _circuit_check(build: Build, settings: AnalysisSettings, budget: PowerBudget) -> Check:
+    return circuit_check(
+        budget.wall_w or 0.0,
+        settings,
+        lambda: _limit_fix(
+            build, settings, psu=False, circuit=True, fraction=CIRCUIT_WARN_FRACTION
+        ),
+    )
+
+
+def circuit_check(
+    wall: float, settings: AnalysisSettings, limit_fix: Callable[[], Fix | None] = lambda: None
+) -> Check:
+    """``wall`` watts on the settings' circuit: within 90 % of its continuous limit, near
+    it, or over it; the fix is ``limit_fix()`` (a GPU power limit) where there is one, else
+    the circuits that carry it (or several circuits)."""
     circuit = settings.circuit_spec
-    wall = budget.wall_w or 0.0
     numbers: dict[str, Number] = {
         "wall_w": round(wall),
         "circuit": circuit.label,
@@ -284,7 +299,7 @@ def _circuit_check(build: Build, settings: AnalysisSettings, budget: PowerBudget
     }
     if wall <= circuit.continuous_w * CIRCUIT_WARN_FRACTION:
         return Check(id="power.circuit", severity="pass", reason="circuit_ok", numbers=numbers)
-    fix = _limit_fix(build, settings, psu=False, circuit=True, fraction=CIRCUIT_WARN_FRACTION)
+    fix = limit_fix()
     if fix is None:
         fitting = [
             c.label for c in CIRCUITS.values() if c.continuous_w * CIRCUIT_WARN_FRACTION >= wall

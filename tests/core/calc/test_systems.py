@@ -106,3 +106,60 @@ def test_predict_answers_for_a_system(capsys: pytest.CaptureFixture[str]) -> Non
     assert rigforge(["memory", "--task", "inference", "--system", "Mac Studio M3 Ultra",
                      "--workload", "Llama 3.3 70B"]) == 0  # fmt: skip
     assert "fits" in capsys.readouterr().out
+
+
+def _checks(served) -> dict[str, tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return {c.id: (c.severity, c.reason) for c in served.checks}
+
+
+def test_a_system_is_judged_on_the_checks_that_apply_to_it() -> None:
+    """No slots, PSU or cables to check: the accelerator's memory share, the wall circuit
+    and the drive. Llama 3.1 8B (q4_k_m, about 5 GB) on a DGX Spark: all 128 GB are the
+    GPU's as shipped, 90 W under load is far below a 15 A circuit's 1,440 W, and the
+    weights fit its 4 TB drive."""
+    spark = serve_system(find_system("DGX Spark"), _served("llama-3.1-8b", weights="q4_k_m"))
+    assert _checks(spark) == {
+        "system.memory": ("pass", "system_memory_fits"),
+        "power.circuit": ("pass", "circuit_ok"),
+        "system.storage": ("pass", "system_storage_ok"),
+    }
+    assert spark.verdict == "pass"
+
+
+def test_more_memory_than_shipped_is_an_advisory_that_says_how_more_than_the_most_fails() -> None:
+    """Llama 3.3 70B at q8_0 (8.5 bits x 70.6 B = 75 GB, 70 GiB) on a Framework Desktop:
+    more than the 64 GiB its GPU gets as shipped, within the 120 GiB it can be given (the
+    advisory names the setting); at q4_k_m on a 24 GB Mac mini (16 GiB at most) it does
+    not fit at all, and the verdict says so."""
+    framework = find_system("Framework Desktop")
+    big = serve_system(framework, _served("llama-3.3-70b", weights="q8_0"))
+    assert 64 < big.memory.total_gib < 120
+    assert _checks(big)["system.memory"] == ("warn", "system_memory_share")
+    assert big.verdict == "pass"
+    share = next(c for c in big.checks if c.id == "system.memory")
+    assert share.numbers["how"] == framework.gpu_share_how
+    mini = serve_system(find_system("mac-mini-m4-pro-24gb"), _served("llama-3.3-70b"))
+    assert _checks(mini)["system.memory"] == ("fail", "system_memory_exceeds")
+    assert mini.verdict == "fail"
+
+
+def test_circuit_drive_price_and_link_checks_of_a_system() -> None:
+    """A system drawing 1,500 W under load on a US 15 A circuit (1,440 W continuous) fails
+    it, and the fix names the circuits that carry 1,500 W within 90 % (US 20 A: 1,728 W;
+    the 230 V ones); a 20 GB drive does not hold 43 GB of Llama 3.3 70B q4_k_m; an unpriced
+    system and a pair's cable are stated, never counted as zero."""
+    from core.models.settings import AnalysisSettings
+
+    spark = find_system("DGX Spark")
+    hot = spark.model_copy(update={"load_w": 1_500.0, "storage_gb": 20.0})
+    served = serve_system(hot, _served("llama-3.3-70b"), settings=AnalysisSettings())
+    circuit = next(c for c in served.checks if c.id == "power.circuit")
+    assert (circuit.severity, circuit.reason) == ("fail", "circuit_overloaded")
+    assert circuit.fix is not None and circuit.fix.code == "use_bigger_circuit"
+    assert "us-120v-20a" not in str(circuit.fix.numbers["circuits"])  # labels, not ids
+    assert "120 V / 20 A" in str(circuit.fix.numbers["circuits"])
+    assert _checks(served)["system.storage"] == ("fail", "system_storage_short")
+    assert served.verdict != "pass"
+    pair = serve_system(find_system("ASUS Ascent GX10"), _served("llama-3.3-70b"), nodes=2)
+    assert _checks(pair)["system.price"] == ("info", "system_price_unknown")
+    assert _checks(pair)["system.link"] == ("info", "system_pair_link")
