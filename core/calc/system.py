@@ -218,6 +218,6 @@ def serve_plan(
     if workload is None or not workload.is_serving:
         return NOT_SERVING
     try:
-        return serve_system(plan.system, workload, plan.nodes, settings=settings)
+        return serve_system(plan.system, workload, plan.nodes, settings=settings, curves=True)
     except RigForgeError as error:
         return str(error)

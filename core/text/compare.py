@@ -69,11 +69,17 @@ def gpu_text(a: Analysis) -> str:
     return f"{a.build.gpu_count} × {a.build.gpu.name}"
 
 
+def headline(a: Analysis) -> float | None:
+    """The figure a build is compared on: its training throughput, or for serving its
+    aggregate generation speed (what its cost per unit divides by)."""
+    return a.cost.throughput or None
+
+
 def per_unit_text(a: Analysis, money: Money = USD) -> str:
-    unit = a.throughput.unit if a.throughput else ""
+    unit = a.cost.throughput_unit or ""
     if a.cost.per_throughput_usd is not None:
         return f"{money(a.cost.per_throughput_usd, 2)} per {unit}"
-    if a.throughput is not None and a.throughput.total_throughput > 0:
+    if headline(a):
         return "unknown (a part has no price)"
     return NA
 
@@ -106,7 +112,7 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
     a_s = analyses
     powers = tuple(a.power for a in a_s)
     ok = tuple(a.verdict == "pass" for a in a_s)
-    unit = next((a.throughput.unit for a in a_s if a.throughput is not None), "")
+    unit = next((a.cost.throughput_unit or "" for a in a_s if headline(a)), "")
     rows = [
         _row("gpus", "GPUs", [None] * len(a_s), [gpu_text(a) for a in a_s], None),
         _row(
@@ -141,14 +147,14 @@ def compare_rows(analyses: tuple[Analysis, ...], money: Money = USD) -> list[Com
         _row(
             "throughput",
             f"Throughput ({unit})" if unit else "Throughput",
-            [a.throughput.total_throughput if a.throughput else None for a in a_s],
-            [rate(a.throughput.total_throughput) if a.throughput else NA for a in a_s],
+            [headline(a) for a in a_s],
+            [NA if (h := headline(a)) is None else rate(h) for a in a_s],
             "higher",
             ok,
         ),
         _row(
             "usd_per_unit",
-            "Cost per unit of throughput",
+            f"Cost per {unit}" if unit else "Cost per unit of throughput",
             [a.cost.per_throughput_usd for a in a_s],
             [per_unit_text(a, money) for a in a_s],
             "lower",

@@ -10,7 +10,7 @@ from gui.charts.compare_limits import CompareLimitsChart, LimitBar
 from gui.charts.compare_scaling import CompareScalingChart, ScalingSeries
 from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
 from gui.charts.export_menu import add_export_menu
-from gui.viewmodels.comparison import ComparisonState
+from gui.viewmodels.comparison import ComparisonState, chart_boxes, chart_front
 
 
 class CompareChartsGrid(QWidget):
@@ -35,75 +35,41 @@ class CompareChartsGrid(QWidget):
         return (self.cost_bars, self.scatter, self.scaling, self.limits)
 
     def show_state(self, state: ComparisonState, money: Money = USD) -> None:
-        names = state.names
+        boxes = chart_boxes(state)
+        plotted = [b for b in boxes if b.cost_usd is not None and b.throughput]
+        front = chart_front(plotted)
+        shown = state.names[state.shown] if 0 <= state.shown < len(state.names) else None
         self.scatter.set_points(
             tuple(
                 ScatterPoint(
-                    names[i],
-                    money.amount(a.cost.parts.total_usd or 0.0),
-                    a.throughput.total_throughput,
-                    colour=i,  # the build's colour in every chart
+                    b.label, money.amount(b.cost_usd or 0.0), b.throughput or 0.0, colour=b.colour
                 )
-                for i, a in enumerate(state.analyses)
-                if i in _plotted(state) and a.throughput is not None
+                for b in plotted
             ),
-            _reindex(state),
+            front,
             state.unit,
-            highlight=_position(state, state.shown),
+            highlight=next(
+                (i for i, b in enumerate(plotted) if b.build and b.label == shown), None
+            ),
             currency=money.currency,
         )
-        bars = []
-        for i, a in enumerate(state.analyses):
-            per_unit = a.cost.per_throughput_usd
-            if per_unit is not None:
-                bars.append(CostBar(names[i], per_unit, True, i))
-        self.cost_bars.set_bars(tuple(bars), state.unit, money)
-        self.scaling.set_series(
+        self.cost_bars.set_bars(
             tuple(
-                ScalingSeries(
-                    names[i],
-                    tuple(float(p.gpus) for p in a.throughput.scaling),
-                    tuple(p.total_throughput for p in a.throughput.scaling),
-                    float(a.throughput.gpus),
-                )
-                if a.throughput is not None
-                else ScalingSeries(names[i], (), ())
-                for i, a in enumerate(state.analyses)
+                CostBar(b.label, b.per_unit, True, b.colour)
+                for b in boxes
+                if b.per_unit is not None
             ),
             state.unit,
+            money,
         )
-        self.limits.set_bars(
-            tuple(
-                LimitBar(
-                    names[i],
-                    a.vram.total_gib / a.vram.capacity_gib if a.vram else None,
-                    None if p.wall_w is None else p.wall_w / p.circuit_continuous_w,
-                )
-                for i, (a, p) in enumerate((a, a.power) for a in state.analyses)
-            )
+        serving = any(a.inference is not None for a in state.analyses)
+        self.scaling.set_series(
+            tuple(ScalingSeries(b.label, b.scale_x, b.scale_y, b.scale_at) for b in boxes),
+            state.unit,
+            x_label="concurrent streams" if serving else "GPUs",
         )
+        self.limits.set_bars(tuple(LimitBar(b.label, b.vram_share, b.power_share) for b in boxes))
 
     def set_theme(self, theme: str) -> None:
         for chart in self.charts:
             chart.set_theme(theme)
-
-
-def _plotted(state: ComparisonState) -> list[int]:
-    """Builds with a throughput and a known total (an unknown price has no place on the
-    cost axis; the table says which builds are left out)."""
-    return [
-        i
-        for i, a in enumerate(state.analyses)
-        if a.throughput is not None and a.cost.parts.total_usd is not None
-    ]
-
-
-def _position(state: ComparisonState, index: int) -> int | None:
-    known = _plotted(state)
-    return known.index(index) if index in known else None
-
-
-def _reindex(state: ComparisonState) -> tuple[int, ...]:
-    """The front as positions among the plotted points."""
-    known = _plotted(state)
-    return tuple(known.index(i) for i in state.front if i in known)

@@ -41,8 +41,13 @@ class CompareScalingChart(BaseChart):
             )
         )
 
-    def set_series(self, series: tuple[ScalingSeries, ...], unit: str) -> None:
+    def set_series(
+        self, series: tuple[ScalingSeries, ...], unit: str, x_label: str = "GPUs"
+    ) -> None:
+        """Each series' throughput against ``x_label`` (GPUs for training; concurrent
+        streams for serving), its own count marked."""
         plot = self.getPlotItem()
+        plot.setLabel("bottom", x_label)
         while len(self.curves) < len(series):  # grow the pool once; never re-added
             colour = SERIES_COLOURS[len(self.curves) % len(SERIES_COLOURS)]
             curve = pg.PlotDataItem(
@@ -82,7 +87,7 @@ class CompareScalingChart(BaseChart):
             self.set_range(x=(0.8, max(xs) + 0.2))
             most = int(max(xs))
             if most != getattr(self, "_ticks_for", None):  # whole GPUs only: no "1.2 GPUs"
-                step = 1 if most <= 10 else 2
-                ticks = [(float(n), str(n)) for n in range(1, most + 1, step)]
-                plot.getAxis("bottom").setTicks([ticks, []])
+                ticks = [(float(n), str(n)) for n in range(1, most + 1)]
+                # up to ten counts each named; more (streams): the axis's own round ticks
+                plot.getAxis("bottom").setTicks([ticks, []] if most <= 10 else None)
                 self._ticks_for = most

@@ -90,16 +90,16 @@ class ChartRenderer:
         return images
 
     def cost_chart(self, sheet: BuildSheet) -> QImage | None:
-        """Cost per throughput of every build with a throughput, or ``None``."""
+        """Cost per unit of throughput (serving: of generation speed) of every build that
+        has one, or ``None``."""
         bars, labels, unit = [], [], ""
         for build in sheet.builds:
-            t = build.analysis.throughput
             value = build.analysis.cost.per_throughput_usd
-            if t is None or value is None:
-                continue  # an unknown total has no bar (it is never zero)
+            if value is None:
+                continue  # no throughput, or an unknown total: no bar (never zero)
             bars.append(CostBar(build.name, sheet.money.amount(value), True))
             labels.append(sheet.money(value, 2))
-            unit = t.unit
+            unit = build.analysis.cost.throughput_unit or ""
         if not bars:
             return None
         self.cost_bars.set_bars(bars, unit, labels, sheet.money.currency)

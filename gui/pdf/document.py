@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 from core.models.parts import Part
 from core.text.checks import SEVERITY_LABELS
+from core.text.compare import headline, per_unit_text
 from core.text.cost import per_kwh_text, total_text
+from core.text.inference import rate
 from core.text.money import Money
 from core.text.sources import References, numbers_text
-from core.text.summary import cost_per_unit_figure, time_figure, vram_figure
+from core.text.summary import Figure, summary_figures
 from core.text.systems import SYSTEM_COLUMNS
 from core.text.verdict import build_verdict
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
@@ -88,9 +90,23 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
     def each(fn: object) -> list[str]:
         return [fn(b) for b in builds]  # type: ignore[operator]
 
+    serving = builds[0].analysis.inference is not None
+    unit = builds[0].analysis.cost.throughput_unit or ""
+
+    def figures(b: SheetBuild) -> dict[str, Figure]:
+        return {f.key: f for f in summary_figures(b.analysis, money)}
+
+    def figure(key: str) -> list[Cell]:
+        """One summary figure per build, titled as the first build's (the workload is
+        the comparison's: serving replaces throughput and time with its own)."""
+        return _comparison_row(figures(builds[0])[key].title, each(lambda b: figures(b)[key].value))
+
     def throughput(b: SheetBuild) -> str:
-        t = b.analysis.throughput
-        return "n/a" if t is None else f"{t.total_throughput:,.0f} {t.unit}"
+        value = headline(b.analysis)
+        return "n/a" if value is None else f"{rate(value)} {unit}"
+
+    def per_unit(b: SheetBuild) -> str:
+        return per_unit_text(b.analysis, money)
 
     def wall(b: SheetBuild) -> str:
         return "unknown" if b.power.wall_w is None else f"{b.power.wall_w:,.0f} W"
@@ -111,12 +127,11 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
         ),
         _comparison_row("Verdict", each(lambda b: SEVERITY_LABELS[b.analysis.verdict])),
         _comparison_row("Parts total", each(lambda b: _short_total(b, money))),
-        _comparison_row("Throughput", each(throughput)),
-        _comparison_row(
-            "Cost per throughput", each(lambda b: cost_per_unit_figure(b.analysis, money).value)
-        ),
-        _comparison_row("Fits in VRAM", each(lambda b: vram_figure(b.analysis).value)),
-        _comparison_row("Time to target", each(lambda b: time_figure(b.analysis).value)),
+        _comparison_row(f"Throughput ({unit})" if unit else "Throughput", each(throughput)),
+        _comparison_row(f"Cost per {unit}" if unit else "Cost per throughput", each(per_unit)),
+        figure("vram"),
+        *([figure("throughput")] if serving else []),
+        figure("time"),
         _comparison_row("Wall power", each(wall)),
         _comparison_row(
             "Electricity per year", each(lambda b: money(b.cost.electricity_usd_per_year))
@@ -131,9 +146,8 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
     ]
     share = f"{72 // len(builds)}%"
     verdict = (
-        f"Best value: {best.name}, {cost_per_unit_figure(best.analysis, money).value} "
-        f"{cost_per_unit_figure(best.analysis, money).detail} (the lowest cost per unit of "
-        "throughput among the builds that work)."
+        f"Best value: {best.name}, {per_unit_text(best.analysis, money)} (the lowest cost "
+        "per unit of throughput among the builds that work)."
         if best is not None
         else "No build both works and has a known cost per unit of throughput: none is "
         "marked as the best value."
@@ -254,22 +268,46 @@ def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: b
         key = build_key(index)
         parts.append(build_section(sheet, build, key, charts.get(key, set()), refs))
     if sheet.systems:
-        parts.append(systems_html(sheet))
+        parts.append(systems_html(sheet, refs))
     parts.append(assumptions_html(sheet, refs))
     return "<html><body>" + "".join(parts) + "</body></html>"
 
 
-def systems_html(sheet: BuildSheet) -> str:
-    """Prebuilt systems beside the builds: each on one line with its configuration."""
+def systems_html(sheet: BuildSheet, refs: References) -> str:
+    """Prebuilt systems beside the builds: each on one line with its configuration and the
+    numbers of its sources in the sheet's one list."""
     html = heading(2, "Prebuilt systems")
     html += para(
         "Serving the same workload on prebuilt unified-memory systems (llama.cpp on the "
-        "system's own GPU software). Price and figures as for the builds; see each system's "
-        "sources below."
+        "system's own GPU software). Price and figures as for the builds; each row's sources "
+        "are numbered in the list at the end."
     )
-    html += table(SYSTEM_COLUMNS, sheet.systems)
-    sources = [condensed(s) for s in sheet.system_sources]
-    html += para("Sources: " + "; ".join(sources)) if sources else ""
+    columns = list(SYSTEM_COLUMNS)
+    rows = [list(r) for r in sheet.systems]
+    # narrow columns: units in the header, a price's kind and date and the memory
+    # figures as a note under the value
+    for label in ("Generation", "Prompt"):
+        at = columns.index(label)
+        columns[at] = f"{label}, tokens/s"
+        for r in rows:
+            r[at] = r[at].removesuffix(" tokens/s")
+    for label in ("Price", "Fits"):
+        at = columns.index(label)
+        for r in rows:
+            r[at] = r[at].replace(" (", "\n", 1).removesuffix(")") if "(" in r[at] else r[at]
+    note = columns.index("Note")
+    if not any(r[note] for r in rows):  # no system needs a note: no empty column
+        columns.pop(note)
+        for r in rows:
+            r.pop(note)
+    columns.append("Sources")
+    for r, sources in zip(rows, sheet.system_sources, strict=True):
+        r.append(numbers_text([refs.cite(s) for s in sources]) if sources else "")
+    share = {"System": 14, "Verdict": 8, "Price": 9, "Fits": 10, "Users": 6, "Note": 14}
+    share |= {"Generation, tokens/s": 11, "Prompt, tokens/s": 9, "Wall": 8}
+    widths = [share.get(c, 8) for c in columns]
+    scale = 100 / sum(widths)
+    html += table(columns, rows, widths=[f"{w * scale:.0f}%" for w in widths], small=True)
     return html
 
 

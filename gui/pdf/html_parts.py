@@ -15,6 +15,8 @@ table.grid { border-collapse: collapse; border-color: #b8c2cc; }
 table.grid th { background-color: #e4eaf0; color: #1f3b57; font-weight: bold;
                 text-align: left; }
 td.num, th.num { text-align: right; }
+table.small td, table.small th { font-size: 7.5pt; }
+table.small .muted { font-size: 6.5pt; }
 tr.total td { font-weight: bold; background-color: #f3f5f7; }
 .muted { color: #606a74; font-size: 8pt; }
 .pass { background-color: #dff0d8; color: #2d6a2d; font-weight: bold; }
@@ -60,8 +62,10 @@ def table(
     numeric: Sequence[int] = (),
     widths: Sequence[str] = (),
     total: Sequence[Cell] | None = None,
+    small: bool = False,
 ) -> str:
-    """A grid with a header row that repeats after a page break (``<thead>``)."""
+    """A grid with a header row that repeats after a page break (``<thead>``); ``small``:
+    a size smaller (a wide table that would break its words on the page)."""
 
     def row(cells: Sequence[Cell], tag: str, css: str = "") -> str:
         inner = "".join(
@@ -73,8 +77,9 @@ def table(
     body = "".join(row(r, "td") for r in rows)
     if total is not None:
         body += row(total, "td", "total")
+    css = "grid small" if small else "grid"
     return (
-        '<table class="grid" width="100%" border="1" cellspacing="0" cellpadding="3">'
+        f'<table class="{css}" width="100%" border="1" cellspacing="0" cellpadding="3">'
         f"<thead>{row(headers, 'th')}</thead><tbody>{body}</tbody></table>"
     )
 

@@ -61,7 +61,8 @@ class BuildSheet:
     money: Money = USD
     systems: tuple[tuple[str, ...], ...] = ()
     """Prebuilt systems compared beside the builds, one row each (``core.text.systems``)."""
-    system_sources: tuple[str, ...] = ()
+    system_sources: tuple[tuple[str, ...], ...] = ()
+    """Each system's sources, in the order of ``systems``."""
 
     @property
     def is_comparison(self) -> bool:
@@ -112,11 +113,6 @@ def sheet_from_analyses(
         money=money,
         systems=tuple(system_row(name, served, money) for name, served in systems),
         system_sources=tuple(
-            dict.fromkeys(
-                src
-                for _n, served in systems
-                if not isinstance(served, str)
-                for src in served.system.sources
-            )
+            () if isinstance(served, str) else served.system.sources for _n, served in systems
         ),
     )

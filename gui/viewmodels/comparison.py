@@ -21,7 +21,7 @@ from core.models.analysis import Analysis
 from core.models.build import Build
 from core.models.session import Session, SystemPlan
 from core.models.system import SystemServing
-from core.text.compare import CompareRow, compare_rows
+from core.text.compare import CompareRow, compare_rows, headline
 from core.text.money import USD, Money
 from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.session import SessionViewModel
@@ -34,8 +34,9 @@ class ComparisonState:
     analyses: tuple[Analysis, ...]
     rows: tuple[CompareRow, ...]
     front: tuple[int, ...]
-    """Pareto front of (parts cost, throughput) over the builds that can be built and are
-    fully priced, cheapest first (``core.calc.suggest.rank.pareto_indices``)."""
+    """Pareto front of (parts cost, throughput; for serving aggregate generation speed)
+    over the builds that can be built and are fully priced, cheapest first
+    (``core.calc.suggest.rank.pareto_indices``)."""
     shown: int
     """The build the editor shows."""
     reference: int
@@ -50,7 +51,7 @@ class ComparisonState:
 
     @property
     def unit(self) -> str:
-        return next((a.throughput.unit for a in self.analyses if a.throughput), "")
+        return next((a.cost.throughput_unit or "" for a in self.analyses if headline(a)), "")
 
 
 def _key(state: ComparisonState) -> tuple[object, ...]:
@@ -74,16 +75,110 @@ def pareto_front(analyses: tuple[Analysis, ...]) -> tuple[int, ...]:
     known = [
         i
         for i, a in enumerate(analyses)
-        if a.throughput is not None and a.cost.parts.total_usd is not None and a.verdict == "pass"
+        if headline(a) and a.cost.parts.total_usd is not None and a.verdict == "pass"
     ]
     if not known:
         return ()
     cost = np.array([analyses[i].cost.parts.total_usd for i in known], dtype=np.float64)
-    thr = np.array(
-        [analyses[i].throughput.total_throughput for i in known],  # type: ignore[union-attr]
-        dtype=np.float64,
-    )
+    thr = np.array([headline(analyses[i]) for i in known], dtype=np.float64)
     return tuple(known[k] for k in pareto_indices(cost, thr))
+
+
+@dataclass(frozen=True)
+class ChartBox:
+    """One build or prebuilt system as the four charts draw it."""
+
+    label: str
+    colour: int
+    build: bool
+    cost_usd: float | None
+    throughput: float | None
+    per_unit: float | None
+    works: bool
+    vram_share: float | None
+    power_share: float | None
+    scale_x: tuple[float, ...] = ()
+    scale_y: tuple[float, ...] = ()
+    scale_at: float | None = None
+
+
+def chart_boxes(state: ComparisonState) -> list[ChartBox]:
+    """The builds, then the prebuilt systems with a serving plan; each keeps its colour
+    (its place in the comparison) in every chart. Training scales over 1..N GPUs, serving
+    over concurrent streams."""
+    boxes = []
+    for i, a in enumerate(state.analyses):
+        xs: tuple[float, ...] = ()
+        ys: tuple[float, ...] = ()
+        at = None
+        if a.throughput is not None:
+            xs = tuple(float(p.gpus) for p in a.throughput.scaling)
+            ys = tuple(p.total_throughput for p in a.throughput.scaling)
+            at = float(a.throughput.gpus)
+        elif a.inference is not None:
+            curve = a.inference.speed.by_streams
+            xs, ys = tuple(p.x for p in curve), tuple(p.tokens_s for p in curve)
+            at = float(a.inference.speed.streams)
+        vram = None
+        if a.vram is not None:
+            vram = a.vram.total_gib / a.vram.capacity_gib
+        elif a.inference is not None and a.inference.memory.capacity_gib:
+            vram = a.inference.memory.total_gib / a.inference.memory.capacity_gib
+        p = a.power
+        boxes.append(
+            ChartBox(
+                label=state.names[i],
+                colour=i,
+                build=True,
+                cost_usd=a.cost.parts.total_usd,
+                throughput=headline(a),
+                per_unit=a.cost.per_throughput_usd,
+                works=a.verdict == "pass",
+                vram_share=vram,
+                power_share=None if p.wall_w is None else p.wall_w / p.circuit_continuous_w,
+                scale_x=xs,
+                scale_y=ys,
+                scale_at=at,
+            )
+        )
+    for k, (name, served) in enumerate(state.systems):
+        if isinstance(served, str):
+            continue
+        speed = served.speed
+        thr = speed.aggregate_decode_tokens_s or None
+        cost = served.parts_usd
+        circuit = next((c for c in served.checks if c.reason.startswith("circuit_")), None)
+        power = None
+        if circuit is not None:
+            power = float(circuit.numbers["wall_w"]) / float(circuit.numbers["limit_w"])
+        boxes.append(
+            ChartBox(
+                label=name,
+                colour=len(state.analyses) + k,
+                build=False,
+                cost_usd=cost,
+                throughput=thr,
+                per_unit=cost / thr if cost is not None and thr else None,
+                works=served.verdict == "pass",
+                vram_share=served.memory.total_gib / served.gpu_gib,
+                power_share=power,
+                scale_x=tuple(p.x for p in speed.by_streams),
+                scale_y=tuple(p.tokens_s for p in speed.by_streams),
+                scale_at=float(speed.streams),
+            )
+        )
+    return boxes
+
+
+def chart_front(plotted: list[ChartBox]) -> tuple[int, ...]:
+    """Positions among the plotted points of those no other working one beats on cost and
+    throughput (``core.calc.suggest.rank.pareto_indices``)."""
+    works = [i for i, b in enumerate(plotted) if b.works]
+    if not works:
+        return ()
+    cost = np.array([plotted[i].cost_usd for i in works], dtype=np.float64)
+    thr = np.array([plotted[i].throughput for i in works], dtype=np.float64)
+    return tuple(works[k] for k in pareto_indices(cost, thr))
 
 
 class ComparisonViewModel(QObject):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,17 @@ def test_the_sheet_prints_each_system_on_one_line(session_vm: SessionViewModel) 
     assert len(sheet.systems) == 3 and sheet.systems[0][0] == "NVIDIA DGX Spark"
     html = sheet_html(sheet, {}, False)
     assert "Prebuilt systems" in html and "and 3 prebuilt system(s)" in html
+    # serving builds are compared on generation speed, not "n/a"
+    assert "Throughput (generated tokens/s)" in html and "per generated tokens/s" in html
+    # each system's sources are numbers into the sheet's one list, not a list of their own
+    spark = session.systems[0].system
+    assert "Sources: https" not in html
+    assert all(
+        s.split()[0] not in html.split("Prebuilt systems")[1].split("Assumptions")[0]
+        for s in spark.sources
+        if s.startswith("http")
+    )
+    assert re.search(r"\[\d+\]", html.split("Prebuilt systems")[1].split("Assumptions")[0])
 
 
 def test_suggest_names_systems_that_meet_a_serving_request() -> None:
@@ -108,3 +120,42 @@ def test_offload_to_fit_keeps_just_what_does_not_fit() -> None:
     assert inference_memory(workload, moved, 32.0, 1, with_fixes=False).fits
     assert not inference_memory(workload, fewer, 32.0, 1, with_fixes=False).fits
     assert fit_by_offloading(workload, serving, 24.0, 2) == (serving, {})
+
+
+def test_serving_builds_and_systems_share_one_figure_in_compare(
+    session_vm: SessionViewModel, qtbot: object
+) -> None:
+    """Serving has no training throughput: Compare ranks builds on their aggregate
+    generation speed, in its unit, and divides the parts cost by it; the four charts draw
+    the builds and every priced system that has a plan (DGX Spark $4,699, Framework
+    Desktop $1,999 and Mac Studio $3,999 are priced), scaling over concurrent streams."""
+    from core.text.compare import compare_rows
+    from gui.charts.compare_grid import CompareChartsGrid
+
+    vm = ComparisonViewModel(session_vm, AnalysisCache(session_vm.catalog, ()))
+    vm.set_active(True)
+    state = vm.state
+    rows = {r.key: r for r in compare_rows(state.analyses)}
+    for i, a in enumerate(state.analyses):
+        assert a.throughput is None and a.inference is not None
+        speed = a.inference.speed.aggregate_decode_tokens_s
+        assert rows["throughput"].values[i] == pytest.approx(speed)
+        assert a.cost.parts.total_usd is not None
+        assert rows["usd_per_unit"].values[i] == pytest.approx(a.cost.parts.total_usd / speed)
+        assert rows["usd_per_unit"].texts[i].endswith("per generated tokens/s")
+    assert rows["throughput"].label == "Throughput (generated tokens/s)"
+    grid = CompareChartsGrid()
+    grid.show_state(state)
+    labels = [p.label for p in grid.scatter.shown_points]
+    assert labels == [*state.names, *(name for name, _ in state.systems)]
+    spark = next(p for p in grid.scatter.shown_points if "DGX Spark" in p.label)
+    assert spark.cost_usd == pytest.approx(4_699)
+    assert len(grid.cost_bars.shown) == 5
+    assert grid.scaling.getPlotItem().getAxis("bottom").labelText == "concurrent streams"
+    assert [b.label for b in grid.limits.shown] == labels
+    # the systems' memory share: the plan's GiB over the most the GPU may be given
+    framework = dict(state.systems)["Framework Desktop (Ryzen AI Max+ 395, 128 GB)"]
+    assert not isinstance(framework, str)
+    bar = next(b for b in grid.limits.shown if b.label.startswith("Framework"))
+    assert bar.vram_share == pytest.approx(framework.memory.total_gib / 120)
+    assert bar.power_share == pytest.approx(140 / 1_440)  # its 140 W on a 15 A circuit
