@@ -134,10 +134,7 @@ def _on_system(args: argparse.Namespace, workload: Any) -> int:
 
     system = find_system(args.system)
     if not workload.is_serving:
-        raise RigForgeError(
-            f"{system.name}: memory of serving an LLM (--task inference); training on "
-            "prebuilt systems is not modelled yet"
-        )
+        return _training_on_system(args, workload, system)
     serving = workload.serving_settings
     if serving.offload_gib or serving.n_cpu_moe:
         raise RigForgeError(
@@ -175,3 +172,41 @@ def _on_system(args: argparse.Namespace, workload: Any) -> int:
         if note:
             print(f"  {note}")
     return 0 if memory.fits else 1
+
+
+def _training_on_system(args: argparse.Namespace, workload: Any, system: Any) -> int:
+    """Training or fine-tuning memory on a prebuilt system: the same model as on a GPU,
+    against the most memory its GPU can be given (one system: the pair's link is for
+    serving)."""
+    from core.calc.memory import estimate_vram
+    from core.errors import RigForgeError
+    from core.text.systems import memory_share_note
+    from core.text.vram import render
+
+    if (args.nodes or 1) > 1:
+        raise RigForgeError(
+            f"{system.name}: training across two linked systems is not modelled (--nodes "
+            "applies to serving)"
+        )
+    result = estimate_vram(workload, system.gpu_max_gb, 1)
+    note = memory_share_note(system, result.total_gib, result.fits)
+    if args.json:
+        data = {
+            "workload": workload.name,
+            "system": system.id,
+            **result.model_dump(),
+            "gpu_memory_gib": system.gpu_max_gb,
+            "gpu_memory_default_gib": system.gpu_default_gb,
+            "memory_share_note": note,
+        }
+        print(json.dumps(data, indent=2))
+    else:
+        print(render(result, workload.name, system.name))
+        print(
+            f"the GPU can be given up to {system.gpu_max_gb:g} GiB ({system.gpu_default_gb:g} as "
+            f"shipped); the host's {result.host_ram_gib:.1f} GiB comes out of the same "
+            f"{system.memory_gb:g} GB"
+        )
+        if note:
+            print(note)
+    return 0 if result.fits else 1

@@ -124,8 +124,9 @@ def _on_system(args: argparse.Namespace) -> int:
     if not workload.is_serving:
         raise RigForgeError(
             f"{system.name}: RigForge estimates serving an LLM on prebuilt systems "
-            "(--task inference on a decoder); training and fine-tuning on them are not "
-            "modelled yet (no published runs to calibrate them)"
+            "(--task inference on a decoder); the speed of training and fine-tuning on them is "
+            "not estimated (no published run gives a throughput the model can be checked "
+            "against), their memory is: rigforge memory --system NAME --task lora|qlora|training"
         )
     served = serve_system(system, workload, args.nodes or 1)
     data = system_figures(served, workload)

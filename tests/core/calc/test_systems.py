@@ -163,3 +163,24 @@ def test_circuit_drive_price_and_link_checks_of_a_system() -> None:
     pair = serve_system(find_system("ASUS Ascent GX10"), _served("llama-3.3-70b"), nodes=2)
     assert _checks(pair)["system.price"] == ("info", "system_price_unknown")
     assert _checks(pair)["system.link"] == ("info", "system_pair_link")
+
+
+def test_fine_tuning_memory_on_a_system(capsys: pytest.CaptureFixture[str]) -> None:
+    """The training memory model, against the most the system's GPU can be given: Llama
+    3.1 8B LoRA (about 15 GiB of bf16 weights and small adapters) fits a DGX Spark's
+    128 GiB; full fine-tuning it with Adam (at least 8.03 B x 16 bytes = 128 GB of weights,
+    master copy, gradients and moments) cannot fit the 16 GiB a 24 GB Mac mini's GPU gets.
+    Its speed is not estimated, and predict says where the memory is."""
+    argv = ["memory", "--system", "DGX Spark", "--workload", "llama-3.1-8b", "--task", "lora",
+            "--json"]  # fmt: skip
+    assert rigforge(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["capacity_gib"] == 128 and data["fits"] and 15 < data["total_gib"] < 40
+    argv = ["memory", "--system", "mac-mini-m4-pro-24gb", "--workload", "llama-3.1-8b",
+            "--task", "training", "--json"]  # fmt: skip
+    assert rigforge(argv) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert not data["fits"] and data["total_gib"] > 8.03e9 * 16 / 2**30
+    argv = ["predict", "--system", "DGX Spark", "--workload", "llama-3.1-8b", "--task", "lora"]
+    assert rigforge(argv) == 2
+    assert "rigforge memory --system" in capsys.readouterr().err
