@@ -56,6 +56,8 @@ SUPPORTED = (
     "qwen3_next",
     "qwen3_5",
     "qwen3_5_text",
+    "qwen3_5_moe",
+    "qwen3_5_moe_text",
     "llama4",
     "llama4_text",
     "gpt2",
@@ -65,6 +67,7 @@ MULTIMODAL = {
     "gemma3": "gemma3_text",
     "mistral3": "mistral",
     "qwen3_5": "qwen3_5_text",
+    "qwen3_5_moe": "qwen3_5_moe_text",
     "llama4": "llama4_text",
 }
 """Wrapper model_type -> the text_config model_type its Config class defaults to."""
@@ -639,9 +642,10 @@ def _gated_attention(h: int, heads: int, kv: int, hd: int, gate: bool) -> _Count
 
 
 def _qwen3_next(f: _Fields) -> _Parts:
-    """Qwen3NextForCausalLM: three Gated DeltaNet layers to one gated full-attention layer,
-    MoE in every layer (decoder_sparse_step) with one shared expert of
-    shared_expert_intermediate_size and its sigmoid gate (h -> 1)."""
+    """Qwen3NextForCausalLM (and Qwen3.5's MoE text model, the same layers): three Gated
+    DeltaNet layers to one gated full-attention layer, MoE in every layer
+    (decoder_sparse_step) with one shared expert of shared_expert_intermediate_size and
+    its sigmoid gate (h -> 1)."""
     h, layers, vocab, seq, tied = _common(f)
     heads, kv, hd = _heads(f, h, None, 256)
     experts, top_k = _moe_counts(f, "num_experts", "num_experts_per_tok")
@@ -650,7 +654,8 @@ def _qwen3_next(f: _Fields) -> _Parts:
     linear, state = _gated_delta_net(f, h)
     return _Parts(
         h=h, layers=layers, heads=heads, kv=kv, head_dim=hd, v_head_dim=hd, vocab=vocab,
-        seq=seq, tied=tied, attn=_gated_attention(h, heads, kv, hd, True),
+        seq=seq, tied=tied,
+        attn=_gated_attention(h, heads, kv, hd, f.flag("attn_output_gate", True)),
         norms=2 * h, ffn=expert_ffn, dense_mlp=_gated_mlp(h, expert_ffn), dense_layers=0,
         experts=experts, top_k=top_k, expert_ffn=expert_ffn,
         expert=_gated_mlp(h, expert_ffn), router=_Count(h * experts),
@@ -706,6 +711,7 @@ _DECODER_PARTS = {
     "llama": _llama,
     "qwen3_next": _qwen3_next,
     "qwen3_5_text": _qwen3_5_text,
+    "qwen3_5_moe_text": _qwen3_next,
     "llama4_text": _llama4_text,
     "mistral": _mistral,
     "mixtral": lambda f: _mistral(f, moe=True),
