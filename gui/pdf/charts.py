@@ -103,10 +103,16 @@ class ChartRenderer:
         if not bars:
             return None
         self.cost_bars.set_bars(bars, unit, labels, sheet.money.currency)
-        height = 70 + 34 * len(bars)
+        height = cost_chart_height(len(bars))
         return render_chart(self.cost_bars, QSize(CHART_SIZE.width(), height))
 
     def close(self) -> None:
         for chart in self._charts():
             chart.hide()
             chart.deleteLater()
+
+
+def cost_chart_height(bars: int) -> int:
+    """Pixel height of the comparison's cost bars: title and axis, then a row per bar
+    (compact, so that the chart stays on the summary page under the table)."""
+    return 56 + 26 * bars

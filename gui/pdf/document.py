@@ -15,6 +15,7 @@ from core.text.sources import References, numbers_text
 from core.text.summary import Figure, summary_figures
 from core.text.systems import SYSTEM_COLUMNS
 from core.text.verdict import build_verdict
+from gui.pdf.charts import cost_chart_height
 from gui.pdf.html_parts import Cell, esc, heading, image, key_values, para, table
 from gui.pdf.model import BuildSheet, SheetBuild
 from gui.pdf.sections import CHART_WIDTH, build_section, part_identity
@@ -163,7 +164,8 @@ def comparison_html(sheet: BuildSheet, has_chart: bool) -> str:
         )
     )
     if has_chart:
-        html += image("comparison-cost", CHART_WIDTH, 70 + 34 * len(builds))
+        bars = sum(b.analysis.cost.per_throughput_usd is not None for b in builds)
+        html += image("comparison-cost", CHART_WIDTH, cost_chart_height(bars))
     return html
 
 
@@ -206,7 +208,8 @@ def assumptions_html(sheet: BuildSheet, refs: References) -> str:
         f"Cloud: the cheapest bundled on-demand rate per GPU-hour for the same GPU (rates as "
         f"of {sheet.cloud_rates_date}), paid only for the hours used.",
     ]
-    html = heading(2, "Assumptions and data sources", page_break=True)
+    # no page of its own: it follows the last build (a heading never ends a page)
+    html = heading(2, "Assumptions and data sources")
     html += "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
     return html + sources_html(sheet, refs)
 
