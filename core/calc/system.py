@@ -113,6 +113,7 @@ def serve_system(
         memory=memory,
         speed=speed,
         link_gb_s=link.gb_s if link else None,
+        split=serving.split,
         gpu_gib=system.gpu_max_gb,
         default_gib=system.gpu_default_gb,
         engine_basis=basis,

@@ -101,6 +101,8 @@ class SystemServing(Frozen):
     speed: InferenceSpeed
     link_gb_s: float | None
     """The pair's link, GB/s per direction (``None`` for one system)."""
+    split: Literal["layer", "tensor"] = "layer"
+    """How a pair shares the model: layers, or each layer (tensor parallel)."""
     gpu_gib: float
     """Memory the accelerator may be given on each node (the most it can be set to)."""
     default_gib: float

@@ -42,10 +42,15 @@ def system_notes(served: SystemServing) -> list[str]:
         lines.append(f"Memory share: {note}")
     if served.nodes == 2 and served.link_gb_s is not None:
         port = system.fastest_port()
+        how = (
+            "each layer split between them, two all-reduces of the step's activations per "
+            "layer over the link"
+            if served.split == "tensor"
+            else "the layers split between them, each boundary sends the step's activations"
+        )
         lines.append(
-            f"Two nodes over {port.name if port else 'a network'} "
-            f"({served.link_gb_s:g} GB/s): the layers split between them, each boundary "
-            "sends the step's activations"
+            f"Two nodes over {port.name if port else 'a network'} ({served.link_gb_s:g} GB/s): "
+            + how
         )
     if served.parts_usd is not None:
         lines.append(f"Price: ${served.parts_usd:,.0f} ({system.price.kind}, {system.price.as_of})")

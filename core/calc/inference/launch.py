@@ -58,7 +58,14 @@ def launch_command(workload: Workload, gpu_count: int, *, nodes: int = 1) -> str
     if engine == "mlx-lm":
         return shlex.join(["mlx_lm.server", "--model", _hf_id(workload)])
     if engine == "vllm":
-        return shlex.join(_vllm(workload, serving, gpu_count))
+        args = _vllm(workload, serving, gpu_count * nodes)
+        if nodes > 1:
+            args += ["--distributed-executor-backend", "ray"]
+            return (
+                "ray start --head --port 6379  # on the first node\n"
+                "ray start --address NODE1:6379  # on the second node\n" + shlex.join(args)
+            )
+        return shlex.join(args)
     if engine == "sglang":
         args = ["python", "-m", "sglang.launch_server", "--model-path", _hf_id(workload)]
         args += ["--tp", str(gpu_count)] if gpu_count > 1 else []

@@ -10,6 +10,7 @@ from core.calc.inference.constants import FITTED
 from core.calc.system import accelerator, serve_system
 from core.catalog.systems import find_system, load_systems
 from core.errors import LookupFailed, RigForgeError
+from core.models.common import Price
 from core.models.workload import Serving
 from core.workloads import find_preset, make_workload
 from gui.main import main as rigforge
@@ -160,7 +161,10 @@ def test_circuit_drive_price_and_link_checks_of_a_system() -> None:
     assert "120 V / 20 A" in str(circuit.fix.numbers["circuits"])
     assert _checks(served)["system.storage"] == ("fail", "system_storage_short")
     assert served.verdict != "pass"
-    pair = serve_system(find_system("ASUS Ascent GX10"), _served("llama-3.3-70b"), nodes=2)
+    unpriced = spark.model_copy(
+        update={"price": Price(usd=None, kind="unknown", source="no dated price read")}
+    )
+    pair = serve_system(unpriced, _served("llama-3.3-70b"), nodes=2)
     assert _checks(pair)["system.price"] == ("info", "system_price_unknown")
     assert _checks(pair)["system.link"] == ("info", "system_pair_link")
 
@@ -184,3 +188,23 @@ def test_fine_tuning_memory_on_a_system(capsys: pytest.CaptureFixture[str]) -> N
     argv = ["predict", "--system", "DGX Spark", "--workload", "llama-3.1-8b", "--task", "lora"]
     assert rigforge(argv) == 2
     assert "rigforge memory --system" in capsys.readouterr().err
+
+
+def test_two_nodes_in_tensor_parallel_pay_two_all_reduces_per_layer_over_the_network(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """vLLM tensor parallel over two DGX Sparks: every layer of Llama 3.3 70B (80 layers)
+    all-reduces twice, each paying at least the network's assumed 200 µs, so a token takes
+    at least 80 x 2 x 200 µs = 32 ms (at most 31.25 tokens/s), and the launch command
+    starts a Ray cluster and asks for two-way tensor parallelism."""
+    spark = find_system("DGX Spark")
+    workload = _served("llama-3.3-70b", engine="vllm", weights="awq-int4", split="tensor")
+    pair = serve_system(spark, workload, nodes=2)
+    assert pair.split == "tensor"
+    assert pair.speed.decode_tokens_s_per_stream < 1 / (80 * 2 * 200e-6)
+    argv = ["predict", "--system", "DGX Spark", "--nodes", "2", "--workload", "llama-3.3-70b",
+            "--task", "inference", "--engine", "vllm", "--weights", "awq-int4", "--split",
+            "tensor", "--json"]  # fmt: skip
+    assert rigforge(argv) == 0
+    command = json.loads(capsys.readouterr().out)["launch_command"]
+    assert "ray start --head" in command and "--tensor-parallel-size 2" in command
