@@ -114,10 +114,7 @@ def _on_system(args: argparse.Namespace) -> int:
     from core.calc.system import serve_system
     from core.catalog.systems import find_system
     from core.cli.figures import system_figures
-    from core.text.checks import render_check
-    from core.text.inference import speed_lines
-    from core.text.systems import system_notes
-    from core.text.verdict import checks_verdict
+    from core.text.systems import system_report
 
     system = find_system(args.system)
     workload = workload_from(args)
@@ -136,11 +133,7 @@ def _on_system(args: argparse.Namespace) -> int:
     serving = workload.serving_settings
     nodes = f"2 × {system.name}" if served.nodes == 2 else system.name
     print(f"{workload.name} on {nodes}, {serving.engine} ({data['backend']}), {serving.weights}")
-    print("\n".join(speed_lines(served.speed, served.memory)))
-    print("\n".join(system_notes(served)))
-    print(f"Verdict: {checks_verdict(served.checks, served.verdict).text}")
-    print("\n".join(f"  {render_check(c)}" for c in served.checks))
-    print(f"Engine constants: {served.engine_basis}")
+    print("\n".join(system_report(served)))
     if data["launch_command"]:
         print(f"Launch: {data['launch_command']}")
     return 0 if served.memory.fits else 1

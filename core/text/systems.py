@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core.models.system import System, SystemServing
-from core.text.inference import rate, seconds
+from core.text.checks import render_check
+from core.text.inference import rate, seconds, speed_lines
 from core.text.money import USD, Money
 from core.text.verdict import checks_verdict
 
@@ -106,3 +107,16 @@ def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tu
         "unknown" if served.wall_w is None else f"{served.wall_w:,.0f} W",
         note,
     )
+
+
+def system_report(served: SystemServing) -> list[str]:
+    """Everything known of one system's serving plan, line by line (``predict --system``
+    and Compare's system details): speed, memory, the system's notes, the verdict with
+    every check, and what the engine's constants were fitted on."""
+    lines = list(speed_lines(served.speed, served.memory))
+    lines += system_notes(served)
+    lines.append(f"Verdict: {checks_verdict(served.checks, served.verdict).text}")
+    lines += [f"  {render_check(c)}" for c in served.checks]
+    lines.append(f"Engine constants: {served.engine_basis}")
+    return lines
+

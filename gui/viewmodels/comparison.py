@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from core.calc.inference.launch import launch_command
 from core.calc.suggest.rank import pareto_indices
 from core.calc.system import serve_plan
 from core.models.analysis import Analysis
@@ -23,6 +24,7 @@ from core.models.session import Session, SystemPlan
 from core.models.system import SystemServing
 from core.text.compare import CompareRow, compare_rows, headline
 from core.text.money import USD, Money
+from core.text.systems import system_report
 from gui.viewmodels.analysis_cache import AnalysisCache
 from gui.viewmodels.session import SessionViewModel
 
@@ -239,6 +241,16 @@ class ComparisonViewModel(QObject):
     def systems_for(self, session: Session) -> tuple[tuple[str, SystemServing | str], ...]:
         """Each of ``session``'s systems with its plan for the session's workload."""
         return tuple(self._system(plan, session) for plan in session.systems)
+
+    def system_details(self, index: int) -> tuple[str, str, str | None]:
+        """(title, report, launch command) of the comparison's ``index``-th system: every
+        figure, note and check of its plan, or why it has none."""
+        name, served = self.state.systems[index]
+        if isinstance(served, str):
+            return name, served, None
+        workload = self.session_view_model.session.workload
+        command = launch_command(workload, 1, nodes=served.nodes) if workload else None
+        return name, "\n".join(system_report(served)), command
 
     def add_system(self, system_id: str, nodes: int = 1) -> int | str:
         return self.session_view_model.add_system(system_id, nodes)

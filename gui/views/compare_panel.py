@@ -28,6 +28,7 @@ from core.text.systems import SYSTEM_COLUMNS, system_row
 from gui.charts.compare_grid import CompareChartsGrid
 from gui.viewmodels.comparison import ComparisonState, ComparisonViewModel
 from gui.views import plain
+from gui.views.system_dialog import SystemDialog
 
 BEST_BACKGROUND = QColor("#d5f0d0")
 BEST_FOREGROUND = QColor("#1d5e1a")
@@ -190,6 +191,12 @@ class ComparePanel(QWidget):
             plain.tip("Compare a prebuilt unified-memory system beside the builds")
         )
         self.remove_system_button = QPushButton("Remove system")
+        self.system_details_button = QPushButton("Details…")
+        self.system_details_button.setToolTip(
+            plain.tip("The selected system's serving plan: every figure, note and check")
+        )
+        self.system_details_button.clicked.connect(self._on_system_details_button_clicked)
+        self.systems_table.doubleClicked.connect(self._on_system_details_button_clicked)
         self.add_system_button.clicked.connect(self._on_add_system_button_clicked)
         self.remove_system_button.clicked.connect(self._on_remove_system_button_clicked)
         system_bar = QHBoxLayout()
@@ -198,6 +205,7 @@ class ComparePanel(QWidget):
         system_bar.addWidget(self.system_nodes)
         system_bar.addWidget(self.add_system_button)
         system_bar.addWidget(self.remove_system_button)
+        system_bar.addWidget(self.system_details_button)
         left = QSplitter(Qt.Orientation.Vertical)
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.builds)
@@ -227,6 +235,17 @@ class ComparePanel(QWidget):
         if rows:
             self.view_model.remove_system(rows[0].row())
 
+    def _on_system_details_button_clicked(self) -> None:
+        rows = self.systems_table.selectionModel().selectedRows()
+        if rows:
+            self.open_system_details(rows[0].row())
+
+    def open_system_details(self, index: int) -> SystemDialog:
+        dialog = SystemDialog(*self.view_model.system_details(index), parent=self)
+        dialog.setModal(True)
+        dialog.show()
+        return dialog
+
     def _show_systems(self, state: ComparisonState) -> None:
         money = self._money()
         self.systems_table.setRowCount(len(state.systems))
@@ -235,6 +254,7 @@ class ComparePanel(QWidget):
                 self.systems_table.setItem(r, c, QTableWidgetItem(text))
         self.systems_table.setVisible(bool(state.systems))
         self.remove_system_button.setEnabled(bool(state.systems))
+        self.system_details_button.setEnabled(bool(state.systems))
 
     def _on_view_model_comparison_changed(self, state: ComparisonState) -> None:
         self.builds.show_state(state)

@@ -194,3 +194,30 @@ def test_renaming_refuses_a_blank_or_taken_name_in_words(window: MainWindow) -> 
     assert window.session_view_model.session.builds[1].name != first
     assert vm.rename(1, "Quiet build") is None
     assert window.session_view_model.session.builds[1].name == "Quiet build"
+
+
+LOCAL_LLM = Path(__file__).parents[2] / "resources" / "examples" / "local-llm-2026.json"
+
+
+def test_a_systems_details_show_its_plan_checks_and_launch_command(
+    make_window: WindowFactory, qtbot: QtBot
+) -> None:
+    """Double-clicking a prebuilt system in Compare opens its whole serving plan as plain
+    text (the same lines as `predict --system`), its verdict and checks, and the engine
+    command line with a Copy button."""
+    window = make_window()
+    assert window.document.open_path(LOCAL_LLM) is None
+    window.workspace.setCurrentIndex(COMPARE_TAB)
+    panel = window.workspace.compare_panel
+    assert panel.system_details_button.isEnabled()
+    dialog = panel.open_system_details(0)
+    qtbot.addWidget(dialog)
+    text = dialog.text.toPlainText()
+    assert dialog.windowTitle().startswith("NVIDIA DGX Spark")
+    assert "Verdict: Works" in text and "PASS system.memory" in text
+    assert "Generation:" in text and "Engine constants:" in text
+    assert dialog.launch.text().startswith("llama-server")
+    dialog.copy.click()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text().startswith("llama-server")
