@@ -69,7 +69,7 @@ class CompareScalingChart(BaseChart):
                 s = series[i]
                 curve.setData(list(s.gpus), list(s.throughput))
                 if s.gpus and (named < LEGEND_ENTRIES - 1 or drawn <= LEGEND_ENTRIES):
-                    self.legend.addItem(curve, plain.markup_free(s.label))
+                    self.legend.addItem(curve, plain.markup_free(_short(s.label)))
                     named += 1
                 here = [t for g, t in zip(s.gpus, s.throughput, strict=True) if g == s.current_gpus]
                 if here:
@@ -91,3 +91,13 @@ class CompareScalingChart(BaseChart):
                 # up to ten counts each named; more (streams): the axis's own round ticks
                 plot.getAxis("bottom").setTicks([ticks, []] if most <= 10 else None)
                 self._ticks_for = most
+
+
+LEGEND_LABEL_CHARS = 26
+"""A legend row's longest name: longer ones are cut with "…" (the table above the charts
+names every build in full), so the rows fit side by side and leave the curves room."""
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LEGEND_LABEL_CHARS else label[: LEGEND_LABEL_CHARS - 1] + "…"
+
