@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from core.models.system import System, SystemServing
 from core.text.checks import render_check
+from core.text.cost import age_text
 from core.text.inference import rate, seconds, speed_lines
 from core.text.money import USD, Money
 from core.text.verdict import checks_verdict
 
 
+def _stale(system: System, today: date | None = None) -> str:
+    """ ", stale: 13 months old" for a price observed more than a year ago, else ""."""
+    days = system.price.age_days(today or date.today())
+    return (
+        f", stale: {age_text(days)}" if system.price.stale(today or date.today()) and days else ""
+    )
+
+
 def system_line(system: System) -> str:
-    """One catalog line: name, memory, bandwidth, the accelerator's share, price and date."""
+    """One catalog line: name, memory, bandwidth, the accelerator's share, price and date
+    (and its age when over a year)."""
     price = (
-        f"${system.price.usd:,.0f} ({system.price.kind}, {system.price.as_of})"
+        f"${system.price.usd:,.0f} ({system.price.kind}, {system.price.as_of}{_stale(system)})"
         if system.price.usd is not None and system.price.as_of is not None
         else "price unknown"
     )
@@ -54,7 +66,10 @@ def system_notes(served: SystemServing) -> list[str]:
             + how
         )
     if served.parts_usd is not None:
-        lines.append(f"Price: ${served.parts_usd:,.0f} ({system.price.kind}, {system.price.as_of})")
+        lines.append(
+            f"Price: ${served.parts_usd:,.0f} ({system.price.kind}, {system.price.as_of}"
+            f"{_stale(system)})"
+        )
     elif served.nodes == 2:
         lines.append("Price: unknown (the link cable's price is not sourced)")
     else:
@@ -87,7 +102,9 @@ def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tu
         return (name, "", "", "", "", "", "", "", "", "", served)
     system, speed, memory = served.system, served.speed, served.memory
     if served.parts_usd is not None and system.price.as_of is not None:
-        price = f"{money(served.parts_usd)} ({system.price.kind} {system.price.as_of})"
+        price = (
+            f"{money(served.parts_usd)} ({system.price.kind} {system.price.as_of}{_stale(system)})"
+        )
     else:
         price = "unknown"
     cost = served.cost.usd_per_million_tokens if served.cost else None
@@ -119,4 +136,3 @@ def system_report(served: SystemServing) -> list[str]:
     lines += [f"  {render_check(c)}" for c in served.checks]
     lines.append(f"Engine constants: {served.engine_basis}")
     return lines
-

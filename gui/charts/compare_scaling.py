@@ -100,4 +100,3 @@ names every build in full), so the rows fit side by side and leave the curves ro
 
 def _short(label: str) -> str:
     return label if len(label) <= LEGEND_LABEL_CHARS else label[: LEGEND_LABEL_CHARS - 1] + "…"
-

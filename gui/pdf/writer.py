@@ -272,8 +272,11 @@ def keep_rows_whole(doc: QTextDocument, limit: int = 100) -> int:
         if not found:
             break
         index, row = found[0]
-        _split_table(doc, _tables(doc)[index], row)
-        doc.markContentsDirty(0, doc.characterCount())
+        table = _tables(doc)[index]
+        start = table.firstPosition()
+        _split_table(doc, table, row)
+        # lay out again from the split table on (what is above it has not moved)
+        doc.markContentsDirty(start, doc.characterCount() - start)
         moved += 1
     return moved
 

@@ -208,3 +208,29 @@ def test_two_nodes_in_tensor_parallel_pay_two_all_reduces_per_layer_over_the_net
     assert rigforge(argv) == 0
     command = json.loads(capsys.readouterr().out)["launch_command"]
     assert "ray start --head" in command and "--tensor-parallel-size 2" in command
+
+
+def test_a_system_price_over_a_year_old_shows_its_age() -> None:
+    """As a part's does: 400 days is "13 months old" (400 / 30.4), and a price from last
+    month carries no mark."""
+    from datetime import date, timedelta
+
+    from core.text.systems import system_line
+
+    spark = find_system("DGX Spark")
+    old = spark.model_copy(
+        update={
+            "price": Price(
+                usd=4_000,
+                as_of=date.today() - timedelta(days=400),
+                kind="msrp",
+                source="a dated list price",
+            ),
+            "observations": (),
+        }
+    )
+    assert "stale: 13 months old" in system_line(old)
+    fresh = old.model_copy(
+        update={"price": old.price.model_copy(update={"as_of": date.today() - timedelta(30)})}
+    )
+    assert "stale" not in system_line(fresh)
