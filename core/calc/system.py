@@ -103,8 +103,7 @@ def serve_system(
     basis = FITTED.engine(serving.engine, system.vendor, serving.backend).basis
     settings = settings or AnalysisSettings()
     checks = system_checks(system, nodes, memory, settings)
-    # a pair needs a cable for its link, whose price no source gives: the total is unknown
-    parts = system.price.usd * nodes if system.price.usd is not None and nodes == 1 else None
+    parts = pair_price(system, nodes)
     wall = system.load_w * nodes if system.load_w is not None else None
     cost = _cost(speed.aggregate_decode_tokens_s, wall, parts, settings, 3)
     return SystemServing(
@@ -124,6 +123,17 @@ def serve_system(
         checks=checks,
         verdict=judge(checks),
     )
+
+
+def pair_price(system: System, nodes: int) -> float | None:
+    """One system's price, or a pair's: both and the cable that links them (unknown when
+    any of these is: never counted as zero)."""
+    if system.price.usd is None:
+        return None
+    if nodes == 1:
+        return system.price.usd
+    cable = system.pair_cable.price.usd if system.pair_cable is not None else None
+    return None if cable is None else system.price.usd * nodes + cable
 
 
 def system_checks(
@@ -197,14 +207,20 @@ def _price_checks(system: System, nodes: int) -> tuple[Check, ...]:
         )
     if nodes > 1:
         port = system.fastest_port()
-        checks.append(
-            Check(
-                id="system.link",
-                severity="info",
-                reason="system_pair_link",
-                numbers={"port": port.name if port else "a network port"},
+        numbers: dict[str, Number] = {"port": port.name if port else "a network port"}
+        cable = system.pair_cable
+        if cable is not None and cable.price.usd is not None:
+            numbers |= {"cable": cable.name, "usd": f"${cable.price.usd:,.0f}"}
+            numbers |= {"as_of": str(cable.price.as_of)}
+            checks.append(
+                Check(
+                    id="system.link", severity="info", reason="system_pair_cable", numbers=numbers
+                )
             )
-        )
+        else:
+            checks.append(
+                Check(id="system.link", severity="info", reason="system_pair_link", numbers=numbers)
+            )
     return tuple(checks)
 
 

@@ -29,6 +29,13 @@ class Port(Frozen):
     gbit_s: Annotated[float, Field(gt=0, le=10_000)]
 
 
+class PairCable(Frozen):
+    """What links two of a system for a pair, with its dated price."""
+
+    name: NonEmptyStr
+    price: Price
+
+
 class System(Frozen):
     """One prebuilt system at one memory configuration."""
 
@@ -63,6 +70,8 @@ class System(Frozen):
     adapter_w: Annotated[float, Field(gt=0, le=10_000)] | None = None
     power_basis: str = ""
     backends: tuple[Backend, ...]
+    pair_cable: PairCable | None = None
+    """The cable two of them are linked by (``None``: no source prices one)."""
     price: Price
     observations: tuple[Price, ...] = ()
     sources: Annotated[tuple[NonEmptyStr, ...], Field(min_length=1)]
@@ -110,7 +119,7 @@ class SystemServing(Frozen):
     engine_basis: str
     backend: str
     parts_usd: float | None
-    """The systems' price; ``None`` when unknown (a pair: the cable's price is not sourced)."""
+    """The systems' price (a pair: both and the cable); ``None`` when any is unknown."""
     wall_w: float | None
     cost: InferenceCost | None = None
     checks: tuple[Check, ...] = ()

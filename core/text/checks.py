@@ -104,6 +104,9 @@ REASONS: dict[str, str] = {
     "system_storage_short": ("The {weights_gb} GB of weights do not fit its {storage_gb} GB drive"),
     "system_storage_unknown": "No source gives its drive's size",
     "system_price_unknown": "No dated price: {why}",
+    "system_pair_cable": (
+        "Two nodes linked over {port} by a {cable} at {usd} ({as_of}), in the pair's total"
+    ),
     "system_pair_link": (
         "Two nodes linked over {port}: the cable's price is not sourced, so the pair's total "
         "is unknown"

@@ -65,12 +65,19 @@ def system_notes(served: SystemServing) -> list[str]:
             f"Two nodes over {port.name if port else 'a network'} ({served.link_gb_s:g} GB/s): "
             + how
         )
-    if served.parts_usd is not None:
+    if served.parts_usd is not None and served.nodes == 2 and system.pair_cable is not None:
+        cable = system.pair_cable.price
+        lines.append(
+            f"Price: ${served.parts_usd:,.0f} (2 × ${system.price.usd:,.0f} {system.price.kind}, "
+            f"{system.price.as_of}{_stale(system)}; the link cable ${cable.usd:,.0f}, "
+            f"{cable.kind}, {cable.as_of})"
+        )
+    elif served.parts_usd is not None:
         lines.append(
             f"Price: ${served.parts_usd:,.0f} ({system.price.kind}, {system.price.as_of}"
             f"{_stale(system)})"
         )
-    elif served.nodes == 2:
+    elif served.nodes == 2 and system.price.usd is not None:
         lines.append("Price: unknown (the link cable's price is not sourced)")
     else:
         lines.append(f"Price: unknown ({system.price.source})")
@@ -109,7 +116,9 @@ def system_row(name: str, served: SystemServing | str, money: Money = USD) -> tu
         price = "unknown"
     cost = served.cost.usd_per_million_tokens if served.cost else None
     note = memory_share_note(system, memory.total_gib, memory.fits) or (
-        "price unknown: the link cable's is not sourced" if served.nodes == 2 else ""
+        "price unknown: the link cable's is not sourced"
+        if served.nodes == 2 and served.parts_usd is None and system.price.usd is not None
+        else ""
     )
     return (
         name,

@@ -70,13 +70,13 @@ def test_a_mac_needs_its_wired_limit_raised_past_the_default_share() -> None:
 
 def test_two_sparks_split_the_layers_over_their_200_gbit_link() -> None:
     """ConnectX-7 at 200 Gb/s is 25 GB/s a direction; a pair holds what one cannot, and
-    its price is unknown (the cable's is not sourced), never the systems' alone."""
+    its price counts the cable too, never the systems' alone."""
     spark = find_system("DGX Spark")
     served = serve_system(spark, _served("qwen3-235b-a22b", weights="q4_k_m"), nodes=2)
     alone = serve_system(spark, _served("qwen3-235b-a22b", weights="q4_k_m"))
     assert served.link_gb_s == pytest.approx(25.0)
     assert served.memory.fits and not alone.memory.fits
-    assert served.parts_usd is None
+    assert served.parts_usd is not None and served.parts_usd > 2 * (spark.price.usd or 0)
 
 
 def test_backends_have_their_own_constants_and_engines_check_them() -> None:
@@ -162,7 +162,10 @@ def test_circuit_drive_price_and_link_checks_of_a_system() -> None:
     assert _checks(served)["system.storage"] == ("fail", "system_storage_short")
     assert served.verdict != "pass"
     unpriced = spark.model_copy(
-        update={"price": Price(usd=None, kind="unknown", source="no dated price read")}
+        update={
+            "price": Price(usd=None, kind="unknown", source="no dated price read"),
+            "pair_cable": None,
+        }
     )
     pair = serve_system(unpriced, _served("llama-3.3-70b"), nodes=2)
     assert _checks(pair)["system.price"] == ("info", "system_price_unknown")
@@ -234,3 +237,14 @@ def test_a_system_price_over_a_year_old_shows_its_age() -> None:
         update={"price": old.price.model_copy(update={"as_of": date.today() - timedelta(30)})}
     )
     assert "stale" not in system_line(fresh)
+
+
+def test_a_pairs_price_is_both_systems_and_their_cable() -> None:
+    """Two DGX Sparks ($4,699 each, NVIDIA's list price) and the 0.5 m QSFP112 cable that
+    links them ($159): $9,557; two Framework Desktops, whose USB4 cable no source prices,
+    have no total (never the two systems alone)."""
+    workload = _served("llama-3.1-8b")
+    pair = serve_system(find_system("DGX Spark"), workload, nodes=2)
+    assert pair.parts_usd == pytest.approx(2 * 4_699 + 159)
+    assert _checks(pair)["system.link"] == ("info", "system_pair_cable")
+    assert serve_system(find_system("Framework Desktop"), workload, nodes=2).parts_usd is None
