@@ -779,7 +779,8 @@ def _analyse(
 def system_picks(
     workload: Workload, request: SuggestRequest, settings: AnalysisSettings
 ) -> tuple[SystemPick, ...]:
-    """Priced prebuilt systems that hold the model and meet the request within budget."""
+    """Priced prebuilt systems that hold the model, pass their checks and meet the request
+    within budget."""
     from datetime import date
 
     from core.calc.system import serve_system
@@ -794,7 +795,8 @@ def system_picks(
             served = serve_system(system, workload, settings=settings)
         except RigForgeError:
             continue
-        if not served.memory.fits or not meets(served.speed, request):
+        # as for builds: only what passes its own checks is suggested
+        if served.verdict != "pass" or not served.memory.fits or not meets(served.speed, request):
             continue
         picks.append(
             SystemPick(

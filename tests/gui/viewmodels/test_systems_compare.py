@@ -159,3 +159,21 @@ def test_serving_builds_and_systems_share_one_figure_in_compare(
     bar = next(b for b in grid.limits.shown if b.label.startswith("Framework"))
     assert bar.vram_share == pytest.approx(framework.memory.total_gib / 120)
     assert bar.power_share == pytest.approx(140 / 1_440)  # its 140 W on a 15 A circuit
+
+
+def test_suggest_leaves_out_a_system_that_fails_its_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DGX Spark whose drive were 1 GB could not hold Llama 3.1 8B's weights (about
+    5 GB at Q4_K_M): its storage check fails, so Suggest does not list it."""
+    import core.catalog.systems as systems
+
+    real = systems.load_systems()
+    small = tuple(
+        s.model_copy(update={"storage_gb": 1.0}) if s.id == "dgx-spark-128gb" else s
+        for s in real
+    )
+    monkeypatch.setattr(systems, "load_systems", lambda: small)
+    workload = make_workload(find_preset("llama-3.1-8b"), task="inference")
+    picks = system_picks(workload, SuggestRequest(budget_usd=5_000), AnalysisSettings())
+    assert "dgx-spark-128gb" not in {p.system_id for p in picks}
