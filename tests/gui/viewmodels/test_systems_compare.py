@@ -170,8 +170,7 @@ def test_suggest_leaves_out_a_system_that_fails_its_checks(
 
     real = systems.load_systems()
     small = tuple(
-        s.model_copy(update={"storage_gb": 1.0}) if s.id == "dgx-spark-128gb" else s
-        for s in real
+        s.model_copy(update={"storage_gb": 1.0}) if s.id == "dgx-spark-128gb" else s for s in real
     )
     monkeypatch.setattr(systems, "load_systems", lambda: small)
     workload = make_workload(find_preset("llama-3.1-8b"), task="inference")
