@@ -90,17 +90,22 @@ class SkipCounts(Frozen):
 
 
 class SystemPick(Frozen):
-    """A prebuilt system that serves the request within the budget (``suggest``)."""
+    """A prebuilt system that serves the request within the budget, or holds a LoRA/QLoRA
+    fine-tuning whose speed on it is not estimated (``suggest``)."""
 
     system_id: str
     name: str
     price_usd: float
     price_as_of: str
     price_stale: bool
-    decode_tokens_s: float
-    ttft_s: float
-    aggregate_tokens_s: float
+    decode_tokens_s: float | None = None
+    """Serving: generation per stream (``None`` for a fine-tuning pick)."""
+    ttft_s: float | None = None
+    aggregate_tokens_s: float | None = None
     usd_per_million_tokens: float | None = None
+    memory_gib: float | None = None
+    """Fine-tuning: the memory it needs of the most the system's GPU can be given."""
+    gpu_gib: float | None = None
 
 
 class SuggestResult(Frozen):

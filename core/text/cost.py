@@ -248,17 +248,30 @@ BINDING_TEXT = {
 
 
 def system_pick_lines(result: SuggestResult) -> list[str]:
-    """The prebuilt systems that meet a serving request, one line each, fastest first."""
+    """The prebuilt systems that meet a serving request, one line each, fastest first; or
+    those whose GPU holds a fine-tuning (its speed not estimated), cheapest first."""
     if not result.systems:
         return []
+    if result.systems[0].aggregate_tokens_s is None:
+        lines = [
+            "Prebuilt systems whose GPU holds this fine-tuning (speed on them not estimated: "
+            "no published run to check it against):"
+        ]
+        for pick in result.systems:
+            stale = ", over a year old" if pick.price_stale else ""
+            lines.append(
+                f"  {USD(pick.price_usd)} ({pick.price_as_of}{stale})  {pick.name}: needs "
+                f"{pick.memory_gib or 0:.1f} of the {pick.gpu_gib or 0:g} GiB its GPU can be given"
+            )
+        return lines
     lines = ["Prebuilt systems that meet the request:"]
     for pick in result.systems:
         stale = ", over a year old" if pick.price_stale else ""
         lines.append(
             f"  {USD(pick.price_usd)} ({pick.price_as_of}{stale})  "
-            f"{pick.aggregate_tokens_s:,.1f} generated tokens/s  {pick.name}: "
-            f"{pick.decode_tokens_s:.1f} tokens/s per stream, first token in "
-            f"{pick.ttft_s:.1f} s"
+            f"{pick.aggregate_tokens_s or 0:,.1f} generated tokens/s  {pick.name}: "
+            f"{pick.decode_tokens_s or 0:.1f} tokens/s per stream, first token in "
+            f"{pick.ttft_s or 0:.1f} s"
         )
     return lines
 
@@ -318,7 +331,8 @@ def suggest_lines(
                 "smaller batch, QLoRA, a stack with chunked loss (unsloth) or a smaller "
                 "weights format needs less."
             )
-    lines += system_pick_lines(result)
+    picks = system_pick_lines(result)
+    lines += [*picks, "Builds:"] if picks and result.front else picks
     for s in result.front:
         b = s.build
         star = "*" if result.best is not None and s.build == result.best.build else " "

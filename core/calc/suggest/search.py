@@ -239,7 +239,7 @@ def suggest(
     if progress is not None:
         progress(1.0)
     return SuggestResult(
-        systems=system_picks(workload, request, settings) if workload.is_serving else (),
+        systems=system_picks(workload, request, settings),
         fastest_too_slow=caches.miss if not front else None,
         front=front,
         best=best,
@@ -786,6 +786,10 @@ def system_picks(
     from core.calc.system import serve_system
     from core.catalog.systems import load_systems
 
+    if workload.task in ("lora", "qlora"):
+        return fine_tuning_picks(workload, request)
+    if not workload.is_serving:
+        return ()
     picks = []
     for system in load_systems():
         price = system.price
@@ -813,7 +817,41 @@ def system_picks(
                 ),
             )
         )
-    return tuple(sorted(picks, key=lambda p: -p.aggregate_tokens_s))
+    return tuple(sorted(picks, key=lambda p: -(p.aggregate_tokens_s or 0.0)))
+
+
+def fine_tuning_picks(workload: Workload, request: SuggestRequest) -> tuple[SystemPick, ...]:
+    """Priced prebuilt systems within budget that run PyTorch (CUDA or ROCm) and whose GPU
+    can be given the memory a LoRA or QLoRA fine-tuning needs, cheapest first; their speed
+    is not estimated (no published run to check a model against), so they are listed
+    beside the front, never ranked in it."""
+    from datetime import date
+
+    from core.calc.memory import estimate_vram
+    from core.catalog.systems import load_systems
+
+    picks = []
+    for system in load_systems():
+        price = system.price
+        if price.usd is None or price.as_of is None or price.usd > request.budget_usd:
+            continue
+        if not {"cuda", "rocm"} & set(system.backends):
+            continue  # PyTorch's memory: Macs fine-tune with MLX, which it does not describe
+        memory = estimate_vram(workload, system.gpu_max_gb, 1)
+        if not memory.fits:
+            continue
+        picks.append(
+            SystemPick(
+                system_id=system.id,
+                name=system.name,
+                price_usd=price.usd,
+                price_as_of=price.as_of.isoformat(),
+                price_stale=price.stale(date.today()),
+                memory_gib=memory.total_gib,
+                gpu_gib=system.gpu_max_gb,
+            )
+        )
+    return tuple(sorted(picks, key=lambda p: p.price_usd))
 
 
 def _empty(

@@ -176,3 +176,24 @@ def test_suggest_leaves_out_a_system_that_fails_its_checks(
     workload = make_workload(find_preset("llama-3.1-8b"), task="inference")
     picks = system_picks(workload, SuggestRequest(budget_usd=5_000), AnalysisSettings())
     assert "dgx-spark-128gb" not in {p.system_id for p in picks}
+
+
+def test_suggest_lists_systems_that_hold_a_fine_tuning_without_ranking_them() -> None:
+    """Llama 3.1 8B QLoRA (4-bit weights of 8 B parameters, about 4 GiB, plus adapters and
+    activations) within $5,000: the GB10 and Strix Halo boxes priced under it hold it in
+    the memory their GPU can be given; Macs fine-tune with MLX, whose memory RigForge does
+    not describe, so none is listed; no speed is given, so none is ranked."""
+    from core.calc.suggest.search import suggest
+    from core.text.cost import system_pick_lines
+
+    workload = make_workload(find_preset("llama-3.1-8b"), task="qlora", seq_len=2048)
+    picks = system_picks(workload, SuggestRequest(budget_usd=5_000), AnalysisSettings())
+    ids = {p.system_id for p in picks}
+    assert {"dgx-spark-128gb", "framework-desktop-128gb"} <= ids
+    assert not any(i.startswith("mac-") for i in ids)
+    assert all(p.aggregate_tokens_s is None and p.price_usd <= 5_000 for p in picks)
+    assert all(p.memory_gib is not None and p.memory_gib < (p.gpu_gib or 0) for p in picks)
+    assert [p.price_usd for p in picks] == sorted(p.price_usd for p in picks)
+    result = suggest(workload, SuggestRequest(budget_usd=5_000), load_catalog())
+    text = "\n".join(system_pick_lines(result))
+    assert "speed on them not estimated" in text and "NVIDIA DGX Spark" in text
