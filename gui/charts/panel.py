@@ -48,9 +48,9 @@ class ChartsPanel(QWidget):
         for tabs, specs in ((self.upper_tabs, UPPER), (self.lower_tabs, LOWER)):
             tabs.setDocumentMode(True)
             for name, cls, title in specs:
-                placeholder = QWidget()
-                self._slots[name] = (tabs, cls, title, placeholder)
-                tabs.addTab(placeholder, title)
+                unmade = QWidget()  # the chart replaces it when its tab is first shown
+                self._slots[name] = (tabs, cls, title, unmade)
+                tabs.addTab(unmade, title)
             tabs.currentChanged.connect(self._on_tab_current_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -68,11 +68,11 @@ class ChartsPanel(QWidget):
         made = self._made.get(name)
         if made is not None:
             return made
-        tabs, cls, title, placeholder = self._slots[name]
+        tabs, cls, title, unmade = self._slots[name]
         chart = cls()
         if self._theme is not None:
             chart.set_theme(self._theme)
-        index = tabs.indexOf(placeholder)
+        index = tabs.indexOf(unmade)
         visible, current = tabs.isTabVisible(index), tabs.currentIndex()
         blocked = tabs.blockSignals(True)
         tabs.removeTab(index)
@@ -80,7 +80,7 @@ class ChartsPanel(QWidget):
         tabs.setTabVisible(index, visible)
         tabs.setCurrentIndex(current)
         tabs.blockSignals(blocked)
-        placeholder.deleteLater()
+        unmade.deleteLater()
         self._made[name] = chart
         return chart
 

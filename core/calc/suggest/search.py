@@ -35,7 +35,7 @@ import bisect
 import functools
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,6 +85,7 @@ from core.models.build import Build, DriveSelection
 from core.models.parts import GPU, Case, Drive, Riser
 from core.models.settings import AnalysisSettings
 from core.models.suggest import SkipCounts, Suggestion, SuggestRequest, SuggestResult, SystemPick
+from core.models.system import System
 from core.models.throughput import WorkProfile
 from core.models.workload import TRAINING_TASKS, Workload
 
@@ -776,25 +777,45 @@ def _analyse(
     )
 
 
+def _within_budget(request: SuggestRequest) -> Iterator[System]:
+    """Prebuilt systems with a dated price within the request's budget."""
+    from core.catalog.systems import load_systems
+
+    for system in load_systems():
+        price = system.price
+        if price.usd is not None and price.as_of is not None and price.usd <= request.budget_usd:
+            yield system
+
+
+def _pick(system: System, **figures: float | None) -> SystemPick:
+    """A system on Suggest's list: its dated price (and whether it is stale) and figures."""
+    from datetime import date
+
+    price = system.price
+    assert price.usd is not None and price.as_of is not None  # _within_budget's
+    return SystemPick(
+        system_id=system.id,
+        name=system.name,
+        price_usd=price.usd,
+        price_as_of=price.as_of.isoformat(),
+        price_stale=price.stale(date.today()),
+        **figures,
+    )
+
+
 def system_picks(
     workload: Workload, request: SuggestRequest, settings: AnalysisSettings
 ) -> tuple[SystemPick, ...]:
     """Priced prebuilt systems that hold the model, pass their checks and meet the request
     within budget."""
-    from datetime import date
-
     from core.calc.system import serve_system
-    from core.catalog.systems import load_systems
 
     if workload.task in ("lora", "qlora"):
         return fine_tuning_picks(workload, request)
     if not workload.is_serving:
         return ()
     picks = []
-    for system in load_systems():
-        price = system.price
-        if price.usd is None or price.as_of is None or price.usd > request.budget_usd:
-            continue
+    for system in _within_budget(request):
         try:
             served = serve_system(system, workload, settings=settings)
         except RigForgeError:
@@ -802,16 +823,13 @@ def system_picks(
         # as for builds: only what passes its own checks is suggested
         if served.verdict != "pass" or not served.memory.fits or not meets(served.speed, request):
             continue
+        speed = served.speed
         picks.append(
-            SystemPick(
-                system_id=system.id,
-                name=system.name,
-                price_usd=price.usd,
-                price_as_of=price.as_of.isoformat(),
-                price_stale=price.stale(date.today()),
-                decode_tokens_s=served.speed.decode_tokens_s_per_stream,
-                ttft_s=served.speed.ttft_s,
-                aggregate_tokens_s=served.speed.aggregate_decode_tokens_s,
+            _pick(
+                system,
+                decode_tokens_s=speed.decode_tokens_s_per_stream,
+                ttft_s=speed.ttft_s,
+                aggregate_tokens_s=speed.aggregate_decode_tokens_s,
                 usd_per_million_tokens=(
                     served.cost.usd_per_million_tokens if served.cost else None
                 ),
@@ -825,32 +843,15 @@ def fine_tuning_picks(workload: Workload, request: SuggestRequest) -> tuple[Syst
     can be given the memory a LoRA or QLoRA fine-tuning needs, cheapest first; their speed
     is not estimated (no published run to check a model against), so they are listed
     beside the front, never ranked in it."""
-    from datetime import date
-
     from core.calc.memory import estimate_vram
-    from core.catalog.systems import load_systems
 
     picks = []
-    for system in load_systems():
-        price = system.price
-        if price.usd is None or price.as_of is None or price.usd > request.budget_usd:
-            continue
+    for system in _within_budget(request):
         if not {"cuda", "rocm"} & set(system.backends):
             continue  # PyTorch's memory: Macs fine-tune with MLX, which it does not describe
         memory = estimate_vram(workload, system.gpu_max_gb, 1)
-        if not memory.fits:
-            continue
-        picks.append(
-            SystemPick(
-                system_id=system.id,
-                name=system.name,
-                price_usd=price.usd,
-                price_as_of=price.as_of.isoformat(),
-                price_stale=price.stale(date.today()),
-                memory_gib=memory.total_gib,
-                gpu_gib=system.gpu_max_gb,
-            )
-        )
+        if memory.fits:
+            picks.append(_pick(system, memory_gib=memory.total_gib, gpu_gib=system.gpu_max_gb))
     return tuple(sorted(picks, key=lambda p: p.price_usd))
 
 
