@@ -20,6 +20,7 @@ from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
 from core.calc.platform.power import power_budget
 from core.calc.rig import Rig, rig_of, training_throughput
+from core.calc.suggest.rows import TENSOR_ENGINES, tensor_split_allowed
 from core.calc.verdict import judge
 from core.catalog import Catalog
 from core.errors import AnalysisFailed, InvalidWorkload
@@ -260,7 +261,32 @@ def _serve(
         extra.append(_arithmetic_check(error))
         return None, None
     extra.append(_serving_check(served))
+    split = _split_check(rig, workload)
+    if split is not None:
+        extra.append(split)
     return served, HostDemand(host_ram_gib=served.memory.host_ram_gib)
+
+
+def _split_check(rig: Rig, workload: Workload) -> Check | None:
+    """A Megatron-style tensor split gives every GPU an equal share of the attention heads:
+    vLLM, SGLang and TensorRT-LLM refuse a tensor-parallel size that does not divide them
+    (vLLM: "Total number of attention heads must be divisible by tensor parallel size")."""
+    serving = workload.serving_settings
+    if serving.split != "tensor" or rig.count < 2 or tensor_split_allowed(workload, rig.count):
+        return None
+    if serving.engine not in TENSOR_ENGINES:
+        return None
+    return Check(
+        id="serving.split",
+        severity="fail",
+        reason="tensor_split_heads",
+        numbers={
+            "engine": serving.engine,
+            "heads": workload.architecture.heads or 0,
+            "gpus": rig.count,
+        },
+        fix=Fix(code="use_layer_split", workload={"serving.split": "layer"}),
+    )
 
 
 def _train(

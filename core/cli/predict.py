@@ -161,6 +161,7 @@ def _on_gpus(args: argparse.Namespace) -> int:
         power_limit_w=args.power_limit,
     )
     if workload.is_serving:
+        _require_split(workload, count)
         served = serve(rig, workload, AnalysisSettings(), None, curves=False)
         data = serving_figures(served, workload, rig)
         return _print_serving(args, workload, data, served, f"{count}x {gpu.name}")
@@ -170,6 +171,24 @@ def _on_gpus(args: argparse.Namespace) -> int:
         raise RigForgeError(f"{workload.name}: no throughput model for this workload")
     data = training_figures(result, workload, rig)
     return _print_training(args, workload, data, result, f"{count}x {gpu.name}")
+
+
+def _require_split(workload: Any, count: int) -> None:
+    """The tensor split the engine refuses to start (``serving.split``'s check)."""
+    from core.calc.suggest.rows import TENSOR_ENGINES, tensor_split_allowed
+
+    serving = workload.serving_settings
+    if (
+        serving.split == "tensor"
+        and count > 1
+        and serving.engine in TENSOR_ENGINES
+        and not tensor_split_allowed(workload, count)
+    ):
+        raise RigForgeError(
+            f"{serving.engine} splits the attention heads evenly over the GPUs in a tensor "
+            f"split: {workload.architecture.heads} heads do not divide over {count} GPUs; "
+            "give --split layer or another GPU count"
+        )
 
 
 def _on_build(args: argparse.Namespace) -> int:

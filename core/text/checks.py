@@ -33,6 +33,10 @@ REASONS: dict[str, str] = {
         "(largest batch that fits: {max_batch})"
     ),
     "workload_invalid": "{message}",
+    "tensor_split_heads": (
+        "{engine} splits the attention heads evenly over the GPUs in a tensor split: "
+        "{heads} heads do not divide over {gpus} GPUs, so it will not start"
+    ),
     "precision_unsupported": (
         "{precision} does not exist on the {gpu} ({architecture}): bf16 needs Ampere or newer, "
         "fp8 Ada or Hopper, int8 tensor cores; the recipe cannot run as written"

@@ -56,6 +56,7 @@ FIX_TEXT: dict[str, str] = {
     "checkpointing_op": "per-op selective checkpointing (every other matrix product kept)",
     "checkpointing_full": "full gradient checkpointing",
     "mixed_precision": "bf16 mixed precision",
+    "use_layer_split": "split the layers over the GPUs instead (pipeline parallelism)",
     "use_precision": "switch the workload to {precision} (the GPU runs it at {throughput} {unit})",
     "optimizer_8bit": "8-bit Adam",
     "zero1": "ZeRO-1 over the GPUs (optimizer state sharded; the pipeline stays)",

@@ -59,6 +59,12 @@ ENGINES = {
     "transformers": "transformers",
     "ExLlamaV2": "exllamav2",
 }
+MODEL_ALIASES = {"Llama 70B (version not stated)": "llama-3.3-70b"}
+"""Rows whose source names a model loosely. llama-bench labels Llama 2 and Llama 3 70B
+alike ("llama 70B"); both have 80 layers of hidden size 8,192, 8 KV heads and an MLP of
+28,672, and differ only in vocabulary (32 k vs 128 k: Llama 3's weights are 2.6 % larger)."""
+_SM_TENSOR = re.compile(r"column 't/s -sm tensor")
+"""A llama.cpp row measured with the experimental ``-sm tensor`` mode (pull request #19378)."""
 FORMAT_ALIASES = {"bnb-fp4": "nf4", "gptq-int8": "int8", "ud-q8_k_xl": "q8_0"}
 MAX_BYTES = 20 * 1024 * 1024
 
@@ -176,9 +182,10 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
             "llama.cpp before January 2024 split every matrix across GPUs by rows "
             "(the layer split became the default then): not modelled"
         )
-    if engine == "llama.cpp" and row.gpu_count > 1 and "-sm row" in row.notes:
+    if engine == "llama.cpp" and row.gpu_count > 1 and _SM_TENSOR.search(row.notes):
         return (
-            "llama.cpp's row split (-sm row) divides every matrix across GPUs by rows: not modelled"
+            "llama.cpp's experimental backend-agnostic split (-sm tensor, 2026) is not "
+            "modelled: the app's tensor split for llama.cpp is its row split (-sm row)"
         )
     if row.metric not in METRICS:
         return f"metric {row.metric!r} is not modelled"
@@ -187,7 +194,7 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
         return f"weights format {row.weights!r} is not modelled"
     try:
         gpu = catalog.gpu(row.gpu_model)
-        preset = find_preset(row.model)
+        preset = find_preset(MODEL_ALIASES.get(row.model, row.model))
     except RigForgeError as error:
         return str(error)
     if preset.architecture.kind != "decoder":

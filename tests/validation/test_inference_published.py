@@ -161,17 +161,53 @@ def test_flash_attention_follows_each_rows_flags(
     assert resolved.serving.flash_attention is expected
 
 
-def test_llama_cpp_row_split_rows_are_not_modelled() -> None:
-    """llama.cpp's ``-sm row`` divides every matrix across the GPUs by rows, which the
-    model does not describe (its tensor split is Megatron's); such rows are left out with
-    the reason, whatever their date. The same table's ``-sm layer`` rows resolve."""
+def test_llama_cpp_row_split_rows_resolve_as_its_tensor_split() -> None:
+    """llama.cpp's ``-sm row`` is the app's tensor split for llama.cpp: such rows resolve
+    with the tensor split. The same comparison's experimental ``-sm tensor`` mode is not
+    modelled and is left out with the reason; its ``-sm layer`` rows resolve as a layer
+    split."""
     source = "llama.cpp GitHub pull request #19378 'tensor parallelism'"
     row = _pp_row(source, gpu_count=4, split="tensor", model="Qwen3 30B-A3B", weights="q8_0")
-    split_row = InferenceRow(**{**row.__dict__, "notes": "column 't/s -sm row'"})
-    reason = resolve(split_row, load_catalog())
-    assert isinstance(reason, str) and "-sm row" in reason
+    row_split = InferenceRow(**{**row.__dict__, "notes": "column 't/s -sm row'"})
+    resolved = resolve(row_split, load_catalog())
+    assert not isinstance(resolved, str) and resolved.serving.split == "tensor"
+    experimental = InferenceRow(**{**row.__dict__, "notes": "column 't/s -sm tensor'"})
+    reason = resolve(experimental, load_catalog())
+    assert isinstance(reason, str) and "-sm tensor" in reason
     layer = InferenceRow(**{**row.__dict__, "split": "layer", "notes": "column 't/s -sm layer'"})
-    assert not isinstance(resolve(layer, load_catalog()), str)
+    resolved = resolve(layer, load_catalog())
+    assert not isinstance(resolved, str) and resolved.serving.split == "layer"
+
+
+def test_llama_cpp_row_split_on_geforce_matches_its_published_runs() -> None:
+    """llama.cpp pull request #19378 (comment of 2026-02-07), 4x RTX 4090 with ``-sm row``:
+    a Llama 70B Q4_K_M generates 17.56 tokens/s and processes a 512-token prompt at 334
+    tokens/s. Two 16-bit all-reduces per layer read 29.7 and 1,791 (69 % and 5x too fast);
+    the row split's own transfers bring both within 25 %. Generation is no faster than the
+    layer split's (one card's bandwidth at a time: 19 tokens/s on the same model)."""
+    from core.calc.rig import rig_for, serving_speed
+    from core.workloads import find_preset, make_workload
+
+    gpu = load_catalog().gpu("RTX 4090")
+    workload = make_workload(find_preset("llama-3.3-70b"), task="inference")
+    speeds = {}
+    for split in ("tensor", "layer"):
+        serving = workload.serving_settings.model_copy(
+            update={
+                "engine": "llama.cpp",
+                "weights": "q4_k_m",
+                "split": split,
+                "prompt_len": 512,
+                "gen_len": 128,
+                "streams": 1,
+            }
+        )
+        served = workload.model_copy(update={"serving": serving})
+        speeds[split] = serving_speed(served, serving, rig_for(gpu, 4), max_streams=0, curves=False)
+    row = speeds["tensor"]
+    assert row.decode_tokens_s_per_stream == pytest.approx(17.56, rel=0.25)
+    assert row.prefill_tokens_s == pytest.approx(334.07, rel=0.25)
+    assert row.decode_tokens_s_per_stream <= 1.05 * speeds["layer"].decode_tokens_s_per_stream
 
 
 def test_experts_in_host_ram_on_published_runs_it_was_not_fitted_to() -> None:

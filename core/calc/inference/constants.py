@@ -36,6 +36,15 @@ class EngineConstants:
     """CUDA context and runtime per GPU."""
     graphs_gib: float = 0.0
     """CUDA graphs captured at start."""
+    tensor_syncs_per_layer: float = 2.0
+    """Tensor split: collective operations per layer (Megatron-LM, Shoeybi et al. 2019 §3:
+    one all-reduce after attention and one after the MLP). llama.cpp's split (``-sm row``)
+    splits each weight matrix by rows, copies its input to every card and gathers its
+    output on the main card, several transfers per layer: fitted."""
+    tensor_message_bytes: float = 2.0
+    """Tensor split: bytes each of those operations moves per token and hidden value (16-bit
+    activations for an all-reduce; llama.cpp's gathers move 32-bit outputs as wide as the
+    MLP's: fitted)."""
     ubatch: int = 512
     """Tokens per prefill micro-batch (llama.cpp n_ubatch)."""
     pipeline_depth: int = 4
@@ -156,6 +165,10 @@ _LLAMA_CPP = EngineConstants(
     hop_s=0.222e-3,
     reserve_fraction=None,
     context_gib=0.2,
+    # its row split (-sm row): fitted on pull request #19378's 4x RTX 4090 rows
+    # (tools/fit/fit_row_split.py)
+    tensor_syncs_per_layer=4.5,
+    tensor_message_bytes=7.5,
     ubatch=512,
     attention_matrix_passes=7.21,
     dequant_ops_per_weight=0.050,

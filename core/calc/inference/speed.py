@@ -16,9 +16,11 @@ micro-batch.
 one card's bandwidth over the whole model plus a hop per card boundary; prompts longer
 than one micro-batch pipeline over the cards (llama.cpp's pipeline parallelism: k
 micro-batches take (k + N − 1) stage times). ``tensor``: every card reads 1/N of every
-layer at once, and each layer ends with two all-reduces of the hidden state over the
-build's link (NVLink, PCIe peer-to-peer, or through host memory when the driver blocks
-peer-to-peer), a latency plus bytes over the link's bandwidth.
+layer at once, and each layer ends with the engine's collective operations on the hidden
+state over the build's link (NVLink, PCIe peer-to-peer, or through host memory when the
+driver blocks peer-to-peer), a latency plus bytes over the link's bandwidth: two
+all-reduces of 16-bit values for Megatron-style engines, more and wider transfers for
+llama.cpp's row split (``EngineConstants.tensor_syncs_per_layer``).
 
 **Offload**: weights kept in host RAM are read by the CPU at the host DRAM bandwidth
 (channels × transfer rate × 8 bytes, times a fitted efficiency), and copied over PCIe for
@@ -333,9 +335,8 @@ class _Model:
         t_overhead = s.layers * c.layer_overhead_s + c.token_overhead_s
         t_links = 0.0
         if self.tensor:
-            message = tokens * s.hidden * 2.0
-            per = self._allreduce(message)
-            t_links = 2.0 * s.layers * per
+            message = tokens * s.hidden * c.tensor_message_bytes
+            t_links = c.tensor_syncs_per_layer * s.layers * self._allreduce(message)
         elif self.count > 1:
             t_links = (self.count - 1) * c.hop_s
             if self.link.kind == "network":  # each boundary sends the step's activations
@@ -418,7 +419,8 @@ class _Model:
         scores = passes * 4.0 * s.attention_matrix_elements(prompt) / self.bw
         work = compute + reads + overhead + scores
         if self.tensor:
-            per_layer = 2.0 * self._allreduce(prompt * s.hidden * 2.0 / batches)
+            message = prompt * s.hidden * c.tensor_message_bytes / batches
+            per_layer = c.tensor_syncs_per_layer * self._allreduce(message)
             return work / self.count + batches * s.layers * per_layer + copies
         if self.count > 1:
             # Pipeline over the cards within each logical batch of ``pipeline_depth``

@@ -152,23 +152,42 @@ def serving_variant(
 
 
 TENSOR_ENGINES = ("vllm", "sglang", "tensorrt-llm")
-"""Engines that split every layer over the GPUs (tensor parallelism) out of the box."""
+"""Engines whose tensor parallelism (Megatron-style) divides the attention heads evenly
+over the GPUs (vLLM refuses a tensor-parallel size that does not divide them)."""
+SPLIT_ENGINES = ("llama.cpp", *TENSOR_ENGINES)
+"""Engines that run a model split either way: by layers or by tensors (llama.cpp's row
+split takes any number of GPUs)."""
+
+
+def tensor_split_allowed(workload: Workload, count: int) -> bool:
+    """Whether ``workload``'s engine can split every layer over ``count`` GPUs."""
+    engine = workload.serving_settings.engine
+    if engine not in SPLIT_ENGINES:
+        return False
+    heads = workload.architecture.heads or 0
+    return engine not in TENSOR_ENGINES or (heads > 0 and heads % count == 0)
 
 
 @functools.cache
 def split_variants(workload: Workload, vram_gib: float, count: int) -> tuple[Workload, ...]:
-    """The served workload as given and, on several GPUs with an engine that runs tensor
-    parallelism, with the other split when it fits too: Suggest tries any split."""
+    """The served workload with each split its engine can run on ``count`` GPUs that
+    fits (the one asked for first): Suggest tries any split."""
     serving = workload.serving_settings
-    if count == 1 or serving.engine not in TENSOR_ENGINES:
+    if count == 1 or serving.engine not in SPLIT_ENGINES:
         return (workload,)
-    arch = workload.architecture
-    if serving.split == "layer" and (arch.heads or 0) % count:
-        return (workload,)  # tensor parallelism divides the attention heads evenly
-    other = "tensor" if serving.split == "layer" else "layer"
-    moved = workload.model_copy(update={"serving": serving.model_copy(update={"split": other})})
-    memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
-    return (workload, moved) if memory.fits else (workload,)
+    variants = []
+    for split in (serving.split, "tensor" if serving.split == "layer" else "layer"):
+        if split == "tensor" and not tensor_split_allowed(workload, count):
+            continue
+        if split == serving.split:
+            variants.append(workload)
+            continue
+        update = {"serving": serving.model_copy(update={"split": split})}
+        moved = workload.model_copy(update=update)
+        memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
+        if memory.fits:
+            variants.append(moved)
+    return tuple(variants)
 
 
 def row_serving(

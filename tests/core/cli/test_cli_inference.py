@@ -199,12 +199,29 @@ def test_tensor_split_reads_half_the_weights_per_card(capsys: pytest.CaptureFixt
     turn: one stream sees one card's bandwidth, so it generates no faster than on one card
     (a hop between them costs a little). A tensor split has each card read half the
     weights per token, at most twice one card's speed, less the two all-reduces per layer
-    over PCIe (through host memory on GeForce)."""
+    over PCIe (through host memory on GeForce) of a Megatron-style engine (vLLM)."""
     base = ["predict", "--task", "inference", "--gpu", "RTX 4090", "--workload", "llama-3-8b"]
-    base += ["--engine", "llama.cpp", "--weights", "f16", "--prompt-len", "512", "--json"]
+    base += ["--engine", "vllm", "--weights", "f16", "--prompt-len", "512", "--json"]
     _, one = _json(capsys, [*base, "--count", "1"])
     _, layer = _json(capsys, [*base, "--count", "2", "--split", "layer"])
     _, tensor = _json(capsys, [*base, "--count", "2", "--split", "tensor"])
     single = one["decode_tokens_s_per_stream"]
     assert layer["decode_tokens_s_per_stream"] <= single
     assert 1.1 * single < tensor["decode_tokens_s_per_stream"] < 2 * single
+
+
+def test_tensor_split_that_does_not_divide_the_heads_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """vLLM gives every GPU an equal share of the attention heads: Llama 3.3 70B's 64 heads
+    do not divide over 3 GPUs (vLLM refuses to start), they do over 4; llama.cpp's row
+    split takes any count."""
+    base = ["predict", "--task", "inference", "--gpu", "RTX 3090", "--workload", "llama-3.3-70b"]
+    base += ["--weights", "awq-int4", "--split", "tensor", "--json"]
+    status = rigforge([*base, "--engine", "vllm", "--count", "3"])
+    assert status != 0
+    assert "64 heads do not divide over 3 GPUs" in capsys.readouterr().err
+    assert rigforge([*base, "--engine", "vllm", "--count", "4"]) == 0
+    capsys.readouterr()
+    row = ["predict", "--task", "inference", "--gpu", "RTX 3090", "--workload", "llama-3.3-70b"]
+    assert rigforge([*row, "--weights", "q4_k_m", "--split", "tensor", "--count", "3"]) == 0

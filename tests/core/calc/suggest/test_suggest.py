@@ -255,3 +255,24 @@ def test_the_loader_binding_reads_in_words() -> None:
     assert reason_text(reason) == (
         "limited by the CPU's data loading: the GPUs wait 20 % of each step"
     )
+
+
+def test_suggest_tries_each_split_the_engine_can_start() -> None:
+    """Llama 3.3 70B has 64 attention heads. vLLM's tensor parallelism gives every GPU an
+    equal share of them, so on 3 GPUs only its pipeline (layer) split can start, on 4 both;
+    llama.cpp's row split takes any count, so Suggest tries both splits on 3 GPUs too."""
+    from core.calc.suggest.rows import split_variants
+
+    base = make_workload(find_preset("llama-3.3-70b"), task="inference")
+
+    def splits(engine: str, weights: str, count: int) -> set[str]:
+        serving = base.serving_settings.model_copy(
+            update={"engine": engine, "weights": weights, "split": "tensor"}
+        )
+        workload = base.model_copy(update={"serving": serving})
+        return {w.serving_settings.split for w in split_variants(workload, 24.0, count)}
+
+    assert splits("vllm", "awq-int4", 3) == {"layer"}
+    assert splits("vllm", "awq-int4", 4) == {"layer", "tensor"}
+    assert splits("llama.cpp", "q4_k_m", 3) == {"layer", "tensor"}
+    assert splits("llama.cpp", "q4_k_m", 1) == {"tensor"}  # one GPU: nothing to split
