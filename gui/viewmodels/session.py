@@ -492,6 +492,24 @@ class SessionViewModel(QObject):
         problem = self.replace(f"Add system {name}", session)
         return len(systems) if problem is None else problem
 
+    def set_system(self, index: int, system_id: str, nodes: int) -> str | None:
+        """Make system ``index`` the prebuilt system ``system_id`` (``nodes`` of them linked),
+        through the undo stack."""
+        from core.catalog.systems import find_system
+        from core.models.session import SystemPlan
+
+        systems = self._session.systems
+        if not 0 <= index < len(systems):
+            return self._reject("no such system")
+        try:
+            system = find_system(system_id)
+        except RigForgeError as error:
+            return self._reject(str(error))
+        name = system.name if nodes == 1 else f"2 × {system.name}"
+        plan = SystemPlan(name=name, system=system, nodes=nodes)
+        new = (*systems[:index], plan, *systems[index + 1 :])
+        return self.replace(f"System {name}", self._session.model_copy(update={"systems": new}))
+
     def remove_system(self, index: int) -> str | None:
         systems = self._session.systems
         if not 0 <= index < len(systems):

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QHBoxLayout,
     QLineEdit,
     QMainWindow,
     QScrollArea,
@@ -34,6 +35,8 @@ from gui.charts.panel import ChartsPanel
 from gui.theme import apply_theme
 from gui.viewmodels.root import ViewModels, new_session
 from gui.viewmodels.settings import AppSettings
+from gui.viewmodels.system_build import SystemBuildViewModel
+from gui.views import plain
 from gui.views.about_dialog import AboutDialog
 from gui.views.build_editor import BuildEditorPanel
 from gui.views.export_actions import ExportActions
@@ -41,6 +44,7 @@ from gui.views.file_actions import FileActions
 from gui.views.plan_actions import PlanActions
 from gui.views.results_panel import ResultsPanel
 from gui.views.settings_dialog import SettingsDialog
+from gui.views.system_panel import SystemEditor, SystemResults
 from gui.views.workload_editor import WorkloadEditorPanel
 from gui.views.workspace_tabs import WorkspaceTabs
 
@@ -49,6 +53,8 @@ STATE_KEY = "window/state"
 SPLITTER_KEY = "window/splitter"
 EDITORS_WIDTH = 400
 DEFAULT_SIZE = QSize(1600, 1000)
+BUILD_KINDS = ("Assembled from parts", "Prebuilt system")
+PARTS_KIND, SYSTEM_KIND = range(2)
 
 
 if TYPE_CHECKING:
@@ -106,11 +112,29 @@ class MainWindow(QMainWindow):
         self.results = ResultsPanel(analysis, settings)
         self.parts_panel = self.results.parts_panel
         self.charts = ChartsPanel()
+        self.system_build = SystemBuildViewModel(session, self)
+        self.kind = QComboBox()
+        self.kind.addItems(list(BUILD_KINDS))
+        self.kind.setToolTip(
+            plain.tip(
+                "Assemble a workstation from parts, or plan a prebuilt unified-memory system "
+                "(DGX Spark, Ryzen AI Max+ 395 boxes, Mac Studio) for the same workload"
+            )
+        )
+        self.system_editor = SystemEditor(self.system_build)
+        self.system_results = SystemResults(self.system_build)
+        self.system_editor.hide()
+        self.system_results.hide()
+        kind_row = QHBoxLayout()
+        kind_row.addWidget(plain.label("Build:"))
+        kind_row.addWidget(self.kind, 1)
         editors = QWidget()
         column = QVBoxLayout(editors)
         column.setContentsMargins(4, 4, 4, 4)
         column.setSpacing(4)
+        column.addLayout(kind_row)
         column.addWidget(self.build_editor)
+        column.addWidget(self.system_editor)
         column.addWidget(self.workload_editor)
         column.addStretch(1)
         scroll = QScrollArea()
@@ -130,6 +154,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.results)
         self.splitter.addWidget(self.charts)
+        self.splitter.addWidget(self.system_results)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
@@ -156,6 +181,8 @@ class MainWindow(QMainWindow):
         if self.autosave is not None:
             self.autosave.failed.connect(self._on_autosave_failed)
         analysis.analysis_changed.connect(self._on_analysis_changed)
+        self.kind.activated.connect(self._on_kind_activated)
+        self.system_build.changed.connect(self._on_system_build_changed)
         session.edit_rejected.connect(self._on_session_edit_rejected)
         self.parts_panel.price_entered.connect(self._on_parts_panel_price_entered)
         self.parts_panel.used_toggled.connect(self._on_parts_panel_used_toggled)
@@ -241,6 +268,26 @@ class MainWindow(QMainWindow):
         help_menu.addAction(about)
 
     # -- view-model -> window --------------------------------------------------------------
+
+    def _on_kind_activated(self, index: int) -> None:
+        if index == SYSTEM_KIND:
+            problem = self.system_build.show_system()
+            if isinstance(problem, str):
+                self.statusBar().showMessage(problem, 8000)
+                self.kind.setCurrentIndex(PARTS_KIND)
+        else:
+            self.system_build.show_parts()
+
+    def _on_system_build_changed(self) -> None:
+        """Swap the Build tab between the parts build and the prebuilt system."""
+        system = self.system_build.index is not None
+        self.kind.setCurrentIndex(SYSTEM_KIND if system else PARTS_KIND)
+        parts: tuple[QWidget, ...] = (self.build_editor, self.results, self.charts)
+        for widget in parts:
+            widget.setVisible(not system)
+        for widget in (self.system_editor, self.system_results):
+            widget.setVisible(system)
+        self.system_results.refresh()
 
     def _on_analysis_changed(self, analysis: Analysis) -> None:
         self.charts.show_analysis(analysis)

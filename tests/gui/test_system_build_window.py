@@ -1,0 +1,41 @@
+"""The Build tab's kind switch in the real window: a prebuilt system replaces the parts
+editor, checks and charts with the system, its plan and its launch line, and back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from gui.views.main_window import PARTS_KIND, SYSTEM_KIND, MainWindow
+from tests.gui.conftest import open_in_window
+
+EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "local-llm-2026.json"
+
+
+def _choose(win: MainWindow, kind: int) -> None:
+    win.kind.setCurrentIndex(kind)
+    win.kind.activated.emit(kind)
+
+
+def test_switching_the_build_kind_swaps_the_editors_and_results(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert open_in_window(qtbot, window, EXAMPLE)
+    assert window.build_editor.isVisible() and not window.system_editor.isVisible()
+    _choose(window, SYSTEM_KIND)
+    assert window.system_editor.isVisible() and window.system_results.isVisible()
+    assert not window.build_editor.isVisible() and not window.results.isVisible()
+    assert window.system_results.title.text() == "NVIDIA DGX Spark"
+    assert window.system_results.verdict.text().startswith("Works")
+    assert window.system_results.launch.text().startswith("llama-server")
+    editor = window.system_editor
+    mac = editor.choice.findData("mac-studio-m3-ultra-96gb")
+    editor.choice.setCurrentIndex(mac)
+    editor.choice.activated.emit(mac)
+    assert window.system_results.title.text() == "Apple Mac Studio (M3 Ultra, 96 GB)"
+    window.session_view_model.undo_stack.undo()
+    assert editor.choice.currentData() == "dgx-spark-128gb"
+    _choose(window, PARTS_KIND)
+    assert window.build_editor.isVisible() and window.results.isVisible()
+    assert not window.system_results.isVisible()
