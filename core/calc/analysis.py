@@ -14,13 +14,13 @@ from core.calc.cost.tco import cost_report
 from core.calc.fixes import with_throughput_cost
 from core.calc.inference import is_serving
 from core.calc.inference.serve import serve
+from core.calc.inference.split import tensor_split_refused
 from core.calc.memory import estimate_vram
 from core.calc.parallel import check_gpu_count
 from core.calc.platform.checks import run_checks
 from core.calc.platform.pcie import assign_pcie
 from core.calc.platform.power import power_budget
 from core.calc.rig import Rig, rig_of, training_throughput
-from core.calc.suggest.rows import TENSOR_ENGINES, tensor_split_allowed
 from core.calc.verdict import judge
 from core.catalog import Catalog
 from core.errors import AnalysisFailed, InvalidWorkload
@@ -271,11 +271,9 @@ def _split_check(rig: Rig, workload: Workload) -> Check | None:
     """A Megatron-style tensor split gives every GPU an equal share of the attention heads:
     vLLM, SGLang and TensorRT-LLM refuse a tensor-parallel size that does not divide them
     (vLLM: "Total number of attention heads must be divisible by tensor parallel size")."""
+    if not tensor_split_refused(workload, rig.count):
+        return None
     serving = workload.serving_settings
-    if serving.split != "tensor" or rig.count < 2 or tensor_split_allowed(workload, rig.count):
-        return None
-    if serving.engine not in TENSOR_ENGINES:
-        return None
     return Check(
         id="serving.split",
         severity="fail",

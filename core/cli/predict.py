@@ -175,17 +175,12 @@ def _on_gpus(args: argparse.Namespace) -> int:
 
 def _require_split(workload: Any, count: int) -> None:
     """The tensor split the engine refuses to start (``serving.split``'s check)."""
-    from core.calc.suggest.rows import TENSOR_ENGINES, tensor_split_allowed
+    from core.calc.inference.split import tensor_split_refused
 
-    serving = workload.serving_settings
-    if (
-        serving.split == "tensor"
-        and count > 1
-        and serving.engine in TENSOR_ENGINES
-        and not tensor_split_allowed(workload, count)
-    ):
+    if tensor_split_refused(workload, count):
+        engine = workload.serving_settings.engine
         raise RigForgeError(
-            f"{serving.engine} splits the attention heads evenly over the GPUs in a tensor "
+            f"{engine} splits the attention heads evenly over the GPUs in a tensor "
             f"split: {workload.architecture.heads} heads do not divide over {count} GPUs; "
             "give --split layer or another GPU count"
         )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.calc.inference.memory import experts_to_fit, inference_memory
+from core.calc.inference.split import SPLIT_ENGINES, tensor_split_allowed
 from core.calc.performance.constants import FITTED
 from core.calc.performance.scaling import estimate_throughput
 from core.calc.platform.pcie import assign_pcie
@@ -149,23 +150,6 @@ def serving_variant(
     moved = workload.model_copy(update={"serving": serving.model_copy(update={"n_cpu_moe": n})})
     memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
     return moved, memory.host_ram_gib
-
-
-TENSOR_ENGINES = ("vllm", "sglang", "tensorrt-llm")
-"""Engines whose tensor parallelism (Megatron-style) divides the attention heads evenly
-over the GPUs (vLLM refuses a tensor-parallel size that does not divide them)."""
-SPLIT_ENGINES = ("llama.cpp", *TENSOR_ENGINES)
-"""Engines that run a model split either way: by layers or by tensors (llama.cpp's row
-split takes any number of GPUs)."""
-
-
-def tensor_split_allowed(workload: Workload, count: int) -> bool:
-    """Whether ``workload``'s engine can split every layer over ``count`` GPUs."""
-    engine = workload.serving_settings.engine
-    if engine not in SPLIT_ENGINES:
-        return False
-    heads = workload.architecture.heads or 0
-    return engine not in TENSOR_ENGINES or (heads > 0 and heads % count == 0)
 
 
 @functools.cache
