@@ -210,6 +210,30 @@ def test_llama_cpp_row_split_on_geforce_matches_its_published_runs() -> None:
     assert row.decode_tokens_s_per_stream <= 1.05 * speeds["layer"].decode_tokens_s_per_stream
 
 
+def test_llama_cpp_row_split_keeps_its_own_cost_per_transfer_on_nvlink() -> None:
+    """The row split's constants were fitted through host memory only, which cannot tell
+    llama.cpp's cost per transfer from the link's; NVLink must not make its 360 transfers
+    per token (4.5 per layer × 80 layers) nearly free: two NVLinked RTX 3090s generate a
+    Llama 3.3 70B Q4_K_M at most a quarter faster with the row split than with the layer
+    split (each card then reads half the 42.5 GB of weights, but pays 360 × 60 µs = 22 ms
+    per token in transfers)."""
+    from core.calc.rig import rig_for, serving_speed
+    from core.workloads import find_preset, make_workload
+
+    gpu = load_catalog().gpu("RTX 3090")
+    workload = make_workload(find_preset("llama-3.3-70b"), task="inference")
+    rates = {}
+    for split in ("tensor", "layer"):
+        serving = workload.serving_settings.model_copy(
+            update={"engine": "llama.cpp", "weights": "q4_k_m", "split": split}
+        )
+        served = workload.model_copy(update={"serving": serving})
+        rig = rig_for(gpu, 2, interconnect="nvlink")
+        speed = serving_speed(served, serving, rig, max_streams=0, curves=False)
+        rates[split] = speed.decode_tokens_s_per_stream
+    assert rates["layer"] < rates["tensor"] <= 1.25 * rates["layer"]
+
+
 def test_experts_in_host_ram_on_published_runs_it_was_not_fitted_to() -> None:
     """Generation with an MoE model's routed experts in host RAM: Qwen3.5-35B-A3B on an RTX
     5080 with a two-channel DDR5-4800 host (r/LocalLLaMA, February 2026; nothing fitted on

@@ -41,6 +41,11 @@ class EngineConstants:
     one all-reduce after attention and one after the MLP). llama.cpp's split (``-sm row``)
     splits each weight matrix by rows, copies its input to every card and gathers its
     output on the main card, several transfers per layer: fitted."""
+    tensor_sync_s: float = 0.0
+    """Tensor split: the engine's own cost per transfer (stream synchronisation, copy and
+    kernel launches), a floor under the link's latency whatever the link. llama.cpp's row
+    split was fitted on runs through host memory only, which cannot tell its own cost
+    from the link's: it keeps that path's latency on NVLink and peer-to-peer too."""
     tensor_message_bytes: float = 2.0
     """Tensor split: bytes each of those operations moves per token and hidden value (16-bit
     activations for an all-reduce; llama.cpp's gathers move 32-bit outputs as wide as the
@@ -169,6 +174,7 @@ _LLAMA_CPP = EngineConstants(
     # (tools/fit/fit_row_split.py)
     tensor_syncs_per_layer=4.5,
     tensor_message_bytes=7.5,
+    tensor_sync_s=60e-6,  # = allreduce_latency_s["host"], the path it was fitted on
     ubatch=512,
     attention_matrix_passes=7.21,
     dequant_ops_per_weight=0.050,

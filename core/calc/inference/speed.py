@@ -374,7 +374,9 @@ class _Model:
 
     def _allreduce(self, message: float) -> float:
         n = self.count
-        latency = self.constants.allreduce_latency_s.get(self.link.kind, 30e-6)
+        latency = max(
+            self.constants.allreduce_latency_s.get(self.link.kind, 30e-6), self.c.tensor_sync_s
+        )
         return 2.0 * (n - 1) / n * message / (self.link.gb_s * 1e9) + latency * 2 * (n - 1) / n
 
     def prefill_seconds(self, prompt: int, *, amortised: bool = False) -> float:
