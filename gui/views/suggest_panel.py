@@ -264,14 +264,16 @@ class SuggestPanel(QWidget):
         ids = (*result.unpriced_part_ids, *result.unknown_fit_part_ids)
         names = {i: catalog.get(i).name for i in ids if i in catalog}
         lines = suggest_lines(result, names, "Edit → Prices… or a price feed")
-        head = [line for line in lines[:4] if not line.startswith(("*", " "))]
+        pick_lines = system_pick_lines(result)
+        listed = {*pick_lines, "Builds:"}  # the systems come once, after the summary
+        head = [ln for ln in lines[:4] if not ln.startswith(("*", " ")) and ln not in listed]
         why_empty = skipped_summary(
             result.evaluated,
             result.skipped.unpriced,
             len(result.unpriced_part_ids),
             "Edit → Prices… (your prices) or a price feed",
         )
-        picks = "\n".join(system_pick_lines(result))
+        picks = "\n".join(pick_lines)
         shown = [*head, why_empty] if why_empty else head
         self.summary.setText("\n\n".join([*shown, picks] if picks else shown))
         front = result.front

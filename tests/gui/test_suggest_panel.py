@@ -157,3 +157,29 @@ def test_results_are_dropped_when_the_workload_changes(qtbot: QtBot, window: Mai
     assert panel.table.rowCount() == 0
     assert not panel.open_button.isEnabled()
     assert "search again" in panel.summary.text()
+
+
+def test_serving_search_lists_the_systems_that_meet_it_once(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Llama 3.3 70B AWQ for 4 users at 15 tokens/s each on vLLM within $12,000: the
+    96 GB Mac Studio M3 Ultra ($5,299) holds the 40 GB of weights and its 819 GB/s
+    generate fast enough, so the summary lists it, under one heading."""
+    session = window.session_view_model
+    assert session.set_preset("llama-3.3-70b") is None
+    for key, value in (
+        ("task", "inference"),
+        ("serving.engine", "vllm"),
+        ("serving.weights", "awq-int4"),
+        ("serving.streams", 4),
+    ):
+        assert session.set_field(key, value) is None
+    vm, panel = _panel(window)
+    panel.min_decode.setValue(15)
+    panel.budget.setValue(12000)
+    with qtbot.waitSignal(vm.result_changed, timeout=120_000):
+        panel.search_button.click()
+    qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
+    text = panel.summary.text()
+    assert text.count("Prebuilt systems that meet the request:") == 1
+    assert "Apple Mac Studio (M3 Ultra, 96 GB)" in text
