@@ -28,7 +28,7 @@ def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> di
     from core.validation.bands import serving_bands
 
     speed = served.speed
-    bands = serving_bands(workload)
+    bands = serving_bands(workload, rig.count)
     return {
         "workload": workload.name,
         "gpu": rig.gpu.id,
@@ -100,7 +100,7 @@ def system_figures(served: Any, workload: Workload) -> dict[str, Any]:
     from core.validation.bands import serving_bands
 
     speed, memory, system = served.speed, served.memory, served.system
-    bands = serving_bands(workload)
+    bands = serving_bands(workload, served.nodes)
     cost = served.cost
     return {
         "workload": workload.name,

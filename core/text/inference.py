@@ -123,7 +123,7 @@ def serving_figures(a: Analysis, money: Money) -> dict[str, tuple[str, str, str,
     serving = a.workload.serving_settings  # the file's, or the defaults the estimate used
     context, engine = serving.context, serving.engine
     step = ", ".join(f"{k} {v:.2f} ms" for k, v in speed.step_ms.items() if v > 0.005)
-    bands = serving_bands(a.workload)
+    bands = serving_bands(a.workload, a.build.gpu_count)
     figures = {
         "vram": (
             "Fits in VRAM",

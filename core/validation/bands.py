@@ -45,18 +45,21 @@ def training_band(workload: Workload) -> Band:
     return band(key if key in _bands() else "training:pytorch")
 
 
-def serving_bands(workload: Workload) -> dict[str, Band]:
-    """The bands of each serving figure: generation (experts in host RAM and speculative
-    decoding have their own), prompt processing, time to first token, many streams."""
+def serving_bands(workload: Workload, gpus: int = 1) -> dict[str, Band]:
+    """The bands of each serving figure: generation (experts in host RAM, speculative
+    decoding and llama.cpp's row split over ``gpus`` GPUs have their own), prompt
+    processing, time to first token, many streams."""
     serving = workload.serving_settings
-    decode = band("decode")
+    decode, prefill = band("decode"), band("prefill")
+    if serving.engine == "llama.cpp" and serving.split == "tensor" and gpus > 1:
+        decode, prefill = band("row_split_decode"), band("row_split_prefill")
     if serving.n_cpu_moe or serving.offload_gib:
         decode = band("moe_offload")
     if serving.speculative != "none":
         decode = band("speculative")
     return {
         "decode_tokens_s_per_stream": decode,
-        "prefill_tokens_s": band("prefill"),
+        "prefill_tokens_s": prefill,
         "ttft_s": band("ttft"),
         "aggregate_decode_tokens_s": band("batched") if serving.streams > 1 else decode,
     }

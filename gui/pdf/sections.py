@@ -203,7 +203,7 @@ def serving_performance_html(b: SheetBuild, key: str, charts: set[str]) -> str:
     if workload is not None:
         from core.validation.bands import band_text, serving_bands
 
-        bands = serving_bands(workload)
+        bands = serving_bands(workload, b.analysis.build.gpu_count)
         pairs.append(("Expected error, generation", band_text(bands["decode_tokens_s_per_stream"])))
         pairs.append(("Expected error, first token", band_text(bands["ttft_s"])))
     if inf.launch_command:
