@@ -287,6 +287,14 @@ class MainWindow(QMainWindow):
             widget.setVisible(not system)
         for widget in (self.system_editor, self.system_results):
             widget.setVisible(system)
+        # the parts build's own edits have nothing to act on while a system is shown
+        for action in (
+            self.size_psu_action,
+            self.add_gpu_action,
+            self.remove_gpu_action,
+            self.plan_actions.action,
+        ):
+            action.setEnabled(not system)
         self.system_results.refresh()
 
     def _on_analysis_changed(self, analysis: Analysis) -> None:

@@ -29,6 +29,8 @@ def test_switching_the_build_kind_swaps_the_editors_and_results(
     assert window.system_results.title.text() == "NVIDIA DGX Spark"
     assert window.system_results.verdict.text().startswith("Works")
     assert window.system_results.launch.text().startswith("llama-server")
+    assert not window.add_gpu_action.isEnabled()  # parts edits wait for the parts build
+    assert not window.plan_actions.action.isEnabled()
     editor = window.system_editor
     mac = editor.choice.findData("mac-studio-m3-ultra-96gb")
     editor.choice.setCurrentIndex(mac)
@@ -39,3 +41,4 @@ def test_switching_the_build_kind_swaps_the_editors_and_results(
     _choose(window, PARTS_KIND)
     assert window.build_editor.isVisible() and window.results.isVisible()
     assert not window.system_results.isVisible()
+    assert window.add_gpu_action.isEnabled() and window.plan_actions.action.isEnabled()
