@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from core.models.build import Build
 from core.models.cost import CostReport, PriceLine
-from core.models.suggest import Reason, SkipCounts, SuggestResult
+from core.models.suggest import Reason, SkipCounts, Suggestion, SuggestResult
 from core.prices.models import Rejection, UpdateResult
 from core.text.money import USD, Money
 
@@ -276,6 +276,21 @@ def system_pick_lines(result: SuggestResult) -> list[str]:
     return lines
 
 
+def plan_words(s: Suggestion) -> str:
+    """How a suggested serving build runs its model, where that is not obvious: the split
+    over its GPUs and the experts kept in host RAM ("" for anything else)."""
+    w = s.workload
+    if w is None or not w.is_serving:
+        return ""
+    serving = w.serving_settings
+    words = []
+    if s.build.gpu_count > 1:
+        words.append(f"{serving.split} split")
+    if serving.n_cpu_moe:
+        words.append(f"experts of {serving.n_cpu_moe} layers in host RAM")
+    return ", ".join(words)
+
+
 def skip_text(skipped: SkipCounts) -> str:
     return (
         f"skipped: {skipped.unpriced:,} with an unpriced part, {skipped.over_budget:,} over "
@@ -338,10 +353,12 @@ def suggest_lines(
         star = "*" if result.best is not None and s.build == result.best.build else " "
         used = " (used)" if b.is_used(b.gpu) else ""
         drives = ", ".join(f"{d.count}× {d.drive.name}" for d in b.drives)
+        plan = plan_words(s)
+        runs = f" ({plan})" if plan else ""
         lines.append(
             f"{star} {USD(s.cost_usd)}  {s.throughput:,.1f} {s.unit}  "
             f"${s.usd_per_unit:,.2f}/{s.unit}  {s.wall_w:,.0f} W  "
-            f"{b.gpu_count}× {b.gpu.name}{used}, {b.cpu.name}, {b.motherboard.name}, "
+            f"{b.gpu_count}× {b.gpu.name}{used}{runs}, {b.cpu.name}, {b.motherboard.name}, "
             f"{b.memory_kits}× {b.memory.name}, {b.psu_count}× {b.psu.name if b.psu else '-'}, "
             f"{b.case.name if b.case else 'no case'}, {drives}"
         )

@@ -32,7 +32,7 @@ from core.models.suggest import (
     SuggestResult,
 )
 from core.text.compare import skipped_summary
-from core.text.cost import reason_text, suggest_lines, system_pick_lines
+from core.text.cost import plan_words, reason_text, suggest_lines, system_pick_lines
 from core.text.money import USD
 from gui.charts.compare_scatter import CompareScatterChart, ScatterPoint
 from gui.charts.export_menu import add_export_menu
@@ -59,12 +59,13 @@ def suggestion_cells(s: Suggestion, *, best: bool) -> tuple[str, ...]:
     b = s.build
     used = " (used)" if b.is_used(b.gpu) else ""
     drives = ", ".join(f"{d.count}× {d.drive.name}" for d in b.drives)
+    plan = plan_words(s)
     return (
         USD(s.cost_usd),
         f"{s.throughput:,.1f} {s.unit}",
         f"${s.usd_per_unit:,.2f}" + (" (best)" if best else ""),
         f"{s.wall_w:,.0f} W",
-        f"{b.gpu_count}× {b.gpu.name}{used}",
+        f"{b.gpu_count}× {b.gpu.name}{used}" + (f" ({plan})" if plan else ""),
         f"{b.cpu.name}, {b.motherboard.name}",
         f"{b.memory_kits}× {b.memory.name}",
         f"{b.psu_count}× {b.psu.name}" if b.psu else "none",

@@ -168,6 +168,19 @@ def test_serving_suggestions_meet_their_speed_and_agree_with_predict() -> None:
         assert analysis.inference.speed.aggregate_decode_tokens_s == pytest.approx(s.throughput)
     # a 32 GiB card cannot hold 61 GiB of weights: the cheapest builds keep experts in RAM
     assert any(s.workload and s.workload.serving_settings.n_cpu_moe > 0 for s in result.front)
+    # ... and say so, with the split of several GPUs, where they are listed
+    from core.text.cost import plan_words, suggest_lines
+
+    text = "\n".join(suggest_lines(result))
+    for s in result.front:
+        assert s.workload is not None
+        serving = s.workload.serving_settings
+        words = plan_words(s)
+        assert (f"experts of {serving.n_cpu_moe} layers in host RAM" in words) == bool(
+            serving.n_cpu_moe
+        )
+        assert (f"{serving.split} split" in words) == (s.build.gpu_count > 1)
+        assert not words or f"({words})" in text
 
 
 def test_a_serving_request_no_build_meets_names_the_fastest_miss() -> None:
