@@ -52,7 +52,9 @@ class SystemBuildViewModel(QObject):
         super().__init__(parent)
         self._vm = session
         self._index: int | None = None
-        self._cache: dict[tuple[int, int, int], SystemServing | str] = {}
+        self._cache: dict[tuple[object, ...], SystemServing | str] = {}
+        """Plans by (plan, workload, settings): the frozen objects themselves, so a freed
+        one's id can never stand for a new one."""
         session.session_changed.connect(self._on_session_changed)
 
     @property
@@ -156,7 +158,7 @@ class SystemBuildViewModel(QObject):
         return SystemView(index, plan, verdict, "\n".join(lines), None)
 
     def _served(self, plan: SystemPlan, session: Session) -> SystemServing | str:
-        key = (id(plan), id(session.workload), id(session.settings))
+        key = (plan, session.workload, session.settings)
         if key not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
