@@ -14,6 +14,7 @@ from core.calc.rig import rig_for, serving_speed
 from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.models.workload import Serving
+from core.text.checks import render_check
 from core.text.fixes import fix_text
 from core.workloads import find_preset, make_workload
 
@@ -299,3 +300,29 @@ def test_cost_per_million_tokens_and_break_even_by_hand() -> None:
     # unknown parts price: no cost per million and no break-even, never a guess
     unknown = _cost(100.0, 500.0, None, settings, 3)
     assert unknown.usd_per_million_tokens is None and unknown.break_even_months is None
+
+
+def test_a_tensor_split_vllm_cannot_start_fails_with_the_layer_split_as_fix() -> None:
+    """vLLM gives each GPU an equal share of the attention heads: Qwen3 8B's 32 heads do
+    not divide over 3 GPUs (vLLM refuses to start), so the check fails and its fix, the
+    layer split, passes; on 2 or 4 GPUs there is nothing to fail."""
+    from core.calc.fixes import apply_fix
+
+    base = make_workload(
+        find_preset("qwen3-8b"),
+        task="inference",
+        serving=Serving(engine="vllm", weights="bf16", split="tensor"),
+    )
+    assert base.architecture.heads == 32
+    build = default_build(CATALOG).model_copy(update={"gpu_count": 3})
+    analysis = analyze(build, base, None, CATALOG)
+    check = next(c for c in analysis.checks if c.id == "serving.split")
+    assert check.severity == "fail" and check.numbers["heads"] == 32 and check.fix is not None
+    assert "32 heads do not divide over 3 GPUs" in render_check(check)
+    fixed_build, fixed = apply_fix(build, base, check.fix, CATALOG)
+    assert fixed is not None and fixed.serving_settings.split == "layer"
+    after = analyze(fixed_build, fixed, None, CATALOG)
+    assert not any(c.id == "serving.split" for c in after.checks)
+    for count in (2, 4):
+        even = analyze(build.model_copy(update={"gpu_count": count}), base, None, CATALOG)
+        assert not any(c.id == "serving.split" for c in even.checks)
