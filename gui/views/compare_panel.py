@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -146,6 +146,9 @@ def _cell(row: CompareRow, column: int, reference: int, best: bool) -> QTableWid
 
 
 class ComparePanel(QWidget):
+    system_shown = Signal(int)
+    """Show the document's system of this index in the Build tab (as its kind of build)."""
+
     def __init__(
         self,
         view_model: ComparisonViewModel,
@@ -195,6 +198,11 @@ class ComparePanel(QWidget):
         self.system_details_button.setToolTip(
             plain.tip("The selected system's serving plan: every figure, note and check")
         )
+        self.system_build_button = QPushButton("Show in Build tab")
+        self.system_build_button.setToolTip(
+            plain.tip("Plan the selected system in the Build tab, as a prebuilt-system build")
+        )
+        self.system_build_button.clicked.connect(self._on_system_build_button_clicked)
         self.system_details_button.clicked.connect(self._on_system_details_button_clicked)
         self.systems_table.doubleClicked.connect(self._on_system_details_button_clicked)
         self.add_system_button.clicked.connect(self._on_add_system_button_clicked)
@@ -206,6 +214,7 @@ class ComparePanel(QWidget):
         system_bar.addWidget(self.add_system_button)
         system_bar.addWidget(self.remove_system_button)
         system_bar.addWidget(self.system_details_button)
+        system_bar.addWidget(self.system_build_button)
         left = QSplitter(Qt.Orientation.Vertical)
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(self.builds)
@@ -234,6 +243,11 @@ class ComparePanel(QWidget):
         rows = self.systems_table.selectionModel().selectedRows()
         if rows:
             self.view_model.remove_system(rows[0].row())
+
+    def _on_system_build_button_clicked(self) -> None:
+        rows = self.systems_table.selectionModel().selectedRows()
+        if rows:
+            self.system_shown.emit(rows[0].row())
 
     def _on_system_details_button_clicked(self) -> None:
         rows = self.systems_table.selectionModel().selectedRows()

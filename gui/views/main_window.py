@@ -182,6 +182,7 @@ class MainWindow(QMainWindow):
             self.autosave.failed.connect(self._on_autosave_failed)
         analysis.analysis_changed.connect(self._on_analysis_changed)
         self.kind.activated.connect(self._on_kind_activated)
+        self.workspace.system_shown.connect(self.system_build.show_system)
         self.system_build.changed.connect(self._on_system_build_changed)
         session.edit_rejected.connect(self._on_session_edit_rejected)
         self.parts_panel.price_entered.connect(self._on_parts_panel_price_entered)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
@@ -24,6 +24,9 @@ BUILD_TAB, COMPARE_TAB, SUGGEST_TAB = range(3)
 
 
 class WorkspaceTabs(QTabWidget):
+    system_shown = Signal(int)
+    """Compare asked to plan the document's system of this index in the Build tab."""
+
     def __init__(
         self,
         comparison: ComparisonViewModel,
@@ -64,6 +67,7 @@ class WorkspaceTabs(QTabWidget):
             from gui.views.compare_panel import ComparePanel
 
             self._compare = ComparePanel(self.comparison, lambda: self._settings.money)
+            self._compare.system_shown.connect(self._on_compare_system_shown)
             self._compare.set_theme(self._settings.settings.theme)
             self._compare_layout.addWidget(self._compare)
         return self._compare
@@ -93,6 +97,10 @@ class WorkspaceTabs(QTabWidget):
         self.comparison.set_active(index != BUILD_TAB)
 
     def _on_suggest_build_opened(self, _index: int) -> None:
+        self.setCurrentIndex(BUILD_TAB)
+
+    def _on_compare_system_shown(self, index: int) -> None:
+        self.system_shown.emit(index)
         self.setCurrentIndex(BUILD_TAB)
 
     def showEvent(self, event: object) -> None:

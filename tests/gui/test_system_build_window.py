@@ -42,3 +42,19 @@ def test_switching_the_build_kind_swaps_the_editors_and_results(
     assert window.build_editor.isVisible() and window.results.isVisible()
     assert not window.system_results.isVisible()
     assert window.add_gpu_action.isEnabled() and window.plan_actions.action.isEnabled()
+
+
+def test_compare_shows_a_system_in_the_build_tab(qtbot: QtBot, window: MainWindow) -> None:
+    """Compare's *Show in Build tab* on the third system (the Mac Studio of the example)
+    opens the Build tab on it, as a prebuilt-system build."""
+    from gui.views.workspace_tabs import BUILD_TAB, COMPARE_TAB
+
+    assert open_in_window(qtbot, window, EXAMPLE)
+    window.workspace.setCurrentIndex(COMPARE_TAB)
+    panel = window.workspace.compare_panel
+    qtbot.waitUntil(lambda: panel.systems_table.rowCount() == 3, timeout=10_000)
+    panel.systems_table.selectRow(2)
+    panel.system_build_button.click()
+    assert window.workspace.currentIndex() == BUILD_TAB
+    assert window.kind.currentIndex() == SYSTEM_KIND and window.system_results.isVisible()
+    assert window.system_results.title.text() == "Apple Mac Studio (M3 Ultra, 96 GB)"
