@@ -501,10 +501,13 @@ class SessionViewModel(QObject):
         systems = self._session.systems
         if not 0 <= index < len(systems):
             return self._reject("no such system")
-        try:
-            system = find_system(system_id)
-        except RigForgeError as error:
-            return self._reject(str(error))
+        if system_id == systems[index].system.id:
+            system = systems[index].system  # the file's own, even where the catalog lacks it
+        else:
+            try:
+                system = find_system(system_id)
+            except RigForgeError as error:
+                return self._reject(str(error))
         name = system.name if nodes == 1 else f"2 × {system.name}"
         plan = SystemPlan(name=name, system=system, nodes=nodes)
         new = (*systems[:index], plan, *systems[index + 1 :])

@@ -59,7 +59,11 @@ class SystemEditor(QGroupBox):
             return
         for widget in (self.choice, self.nodes):
             widget.blockSignals(True)
-        self.choice.setCurrentIndex(max(0, self.choice.findData(plan.system.id)))
+        index = self.choice.findData(plan.system.id)
+        if index < 0:  # a file's system this catalog does not list: shown, not replaced
+            self.choice.addItem(f"{plan.system.name} (from the file)", plan.system.id)
+            index = self.choice.count() - 1
+        self.choice.setCurrentIndex(index)
         self.nodes.setCurrentIndex(max(0, self.nodes.findData(plan.nodes)))
         for widget in (self.choice, self.nodes):
             widget.blockSignals(False)

@@ -58,3 +58,18 @@ def test_compare_shows_a_system_in_the_build_tab(qtbot: QtBot, window: MainWindo
     assert window.workspace.currentIndex() == BUILD_TAB
     assert window.kind.currentIndex() == SYSTEM_KIND and window.system_results.isVisible()
     assert window.system_results.title.text() == "Apple Mac Studio (M3 Ultra, 96 GB)"
+
+
+def test_a_system_the_catalog_lacks_is_shown_by_its_own_name(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert open_in_window(qtbot, window, EXAMPLE)
+    session = window.session_view_model
+    plan = session.session.systems[0]
+    foreign = plan.system.model_copy(update={"id": "future-box-256gb", "name": "Future Box"})
+    renamed = plan.model_copy(update={"system": foreign, "name": "Future Box"})
+    edited = session.session.model_copy(update={"systems": (renamed,)})
+    assert session.replace("Foreign system", edited) is None
+    _choose(window, SYSTEM_KIND)
+    assert window.system_editor.choice.currentText() == "Future Box (from the file)"
+    assert window.system_results.title.text() == "Future Box"

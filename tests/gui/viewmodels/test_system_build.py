@@ -96,3 +96,20 @@ def test_fine_tuning_on_a_system_gives_its_memory_and_says_speed_is_not_estimate
     view = systems.view()
     assert view is not None and view.verdict == "Does not fit in memory"
     assert "checkpointing" in view.report and "ZeRO" not in view.report
+
+
+def test_a_files_system_the_catalog_lacks_stays_itself(
+    example: tuple[SessionViewModel, SystemBuildViewModel],
+) -> None:
+    """A file may hold a system this catalog does not list (from a newer catalog): showing
+    it and linking two keep that system, never a catalog one in its place."""
+    session, systems = example
+    plan = session.session.systems[0]
+    foreign = plan.system.model_copy(update={"id": "future-box-256gb", "name": "Future Box"})
+    renamed = plan.model_copy(update={"system": foreign, "name": "Future Box"})
+    edited = session.session.model_copy(update={"systems": (renamed,)})
+    assert session.replace("Foreign system", edited) is None
+    systems.show_system(0)
+    assert systems.set_nodes(2) is None
+    assert systems.plan is not None
+    assert (systems.plan.system.id, systems.plan.name) == ("future-box-256gb", "2 × Future Box")
