@@ -145,7 +145,7 @@ def _raw_links(
     drives: tuple[Drive, ...],
 ) -> tuple[list[tuple[PcieSlot, PcieGen, int]], list[tuple[M2Slot, Drive, PcieGen, int]]]:
     """(slot, gen, lanes) of each GPU with a usable link; (slot, drive, gen, lanes) of each
-    placed drive, fastest drive in the best slot."""
+    placed drive, fastest drive in the best slot (``drives`` come fastest first)."""
     populated = frozenset(s.id for s in gpu_set) | frozenset(m.id for m in m2_set)
     gpu, cpu_gen, riser = build.gpu, build.cpu.pcie_gen, build.riser
     gpus: list[tuple[PcieSlot, PcieGen, int]] = []
@@ -161,10 +161,9 @@ def _raw_links(
         gpus.append((slot, gen, lanes))
     usable = [(m, lanes) for m in m2_set if (lanes := _lanes(m, populated)) > 0]
     usable.sort(key=lambda ml: (ml[0].attached_to != "cpu", -ml[0].gen, -ml[1]))
-    ordered = sorted(drives, key=lambda d: -(d.pcie_gen or 0))
     placed = [
         (m2, drive, _gen(drive.pcie_gen or m2.gen, m2.gen, m2.attached_to, cpu_gen), lanes)
-        for (m2, lanes), drive in zip(usable, ordered, strict=False)
+        for (m2, lanes), drive in zip(usable, drives, strict=False)
     ]
     return gpus, [(m2, drive, gen, min(lanes, M2_NVME_LANES)) for m2, drive, gen, lanes in placed]
 
@@ -339,6 +338,8 @@ def _assign(build: Build) -> PcieAssignment:
     width = gpu_slot_width(build)
     slots = gpu_slots(board) if build.gpu.form_factor == "pcie" else ()
     drives = m2_nvme_drives(build)
+    # fastest first, once for every placement tried (the best drive takes the best slot)
+    fastest = tuple(sorted(drives, key=lambda d: -(d.pcie_gen or 0)))
     fitting = max_gpus_by_geometry(board, width) if slots else 0
     m2_count = min(len(drives), len(board.m2_slots))
     m2_sets = math.comb(len(board.m2_slots), m2_count)
@@ -357,19 +358,19 @@ def _assign(build: Build) -> PcieAssignment:
                     if exhaustive_m2
                     else (_greedy_m2_set(board.m2_slots, gpu_set, m2_count),)
                 ):
-                    result = _evaluate(build, gpu_set, m2_set, drives, width)
+                    result = _evaluate(build, gpu_set, m2_set, fastest, width)
                     if best is None or result[0] > best[0]:
                         best = result
         else:
             # Too many sets to try: a greedy placement of up to ``size`` GPUs, improved by
             # swaps, covers this size and every smaller one.
-            result = _greedy_search(build, slots, size, width, drives, m2_count)
+            result = _greedy_search(build, slots, size, width, fastest, m2_count)
             if best is None or result[0] > best[0]:
                 best = result
             break
         if best is not None and best[0][0] == size:
             break  # a smaller set cannot place more GPUs
-    gpu_links, drive_links = _links(build, best[1], drives, width) if best else ((), ())
+    gpu_links, drive_links = _links(build, best[1], fastest, width) if best else ((), ())
     placed_ids = [d.drive_id for d in drive_links]
     unplaced = [d.id for d in drives]
     for drive_id in placed_ids:
