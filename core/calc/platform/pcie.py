@@ -123,13 +123,8 @@ def _greedy_m2_set(
     steals = {rule.when_populated for slot in gpu_set for rule in slot.lane_rules}
 
     def preference(m2: M2Slot) -> tuple[bool, bool, bool, int, int]:
-        return (
-            _lanes(m2, populated) == 0,
-            m2.id in steals,
-            m2.attached_to != "cpu",
-            -m2.gen,
-            -_lanes(m2, populated),
-        )
+        lanes = _lanes(m2, populated)
+        return (lanes == 0, m2.id in steals, m2.attached_to != "cpu", -m2.gen, -lanes)
 
     return tuple(sorted(m2_slots, key=preference)[:count])
 
