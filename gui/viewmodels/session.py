@@ -27,7 +27,7 @@ from core.errors import RigForgeError, validation_message
 from core.models.build import MAX_DRIVES, MAX_NAME, PART_FIELDS, Build, DriveSelection, Quote
 from core.models.checks import Fix
 from core.models.parts import Category, Part
-from core.models.session import MAX_BUILDS, Session
+from core.models.session import MAX_BUILDS, MAX_SYSTEMS, Session, SystemPlan
 from core.models.settings import AnalysisSettings
 from core.models.workload import Architecture, Workload
 from core.text.parts import auto_build_name
@@ -473,45 +473,48 @@ class SessionViewModel(QObject):
         problem = self.replace(f"Duplicate {source.name}", session)
         return index + 1 if problem is None else problem
 
-    def add_system(self, system_id: str, nodes: int = 1) -> int | str:
-        """Compare the prebuilt system ``system_id`` (``nodes`` of them linked) beside the
-        builds; its index among the systems."""
+    def _system_plan(
+        self, system_id: str, nodes: int, current: SystemPlan | None = None
+    ) -> SystemPlan | str:
+        """A plan of ``nodes`` × the prebuilt system ``system_id`` (``current``'s own system
+        when it is that one, even where the catalog lacks it), or why not."""
         from core.catalog.systems import find_system
-        from core.models.session import MAX_SYSTEMS, SystemPlan
 
-        systems = self._session.systems
-        if len(systems) >= MAX_SYSTEMS:
-            return self._reject(f"a comparison holds at most {MAX_SYSTEMS} systems")
-        try:
-            system = find_system(system_id)
-        except RigForgeError as error:
-            return self._reject(str(error))
-        name = system.name if nodes == 1 else f"2 × {system.name}"
-        plan = SystemPlan(name=name, system=system, nodes=nodes)
-        session = self._session.model_copy(update={"systems": (*systems, plan)})
-        problem = self.replace(f"Add system {name}", session)
-        return len(systems) if problem is None else problem
-
-    def set_system(self, index: int, system_id: str, nodes: int) -> str | None:
-        """Make system ``index`` the prebuilt system ``system_id`` (``nodes`` of them linked),
-        through the undo stack."""
-        from core.catalog.systems import find_system
-        from core.models.session import SystemPlan
-
-        systems = self._session.systems
-        if not 0 <= index < len(systems):
-            return self._reject("no such system")
-        if system_id == systems[index].system.id:
-            system = systems[index].system  # the file's own, even where the catalog lacks it
+        if current is not None and current.system.id == system_id:
+            system = current.system
         else:
             try:
                 system = find_system(system_id)
             except RigForgeError as error:
                 return self._reject(str(error))
         name = system.name if nodes == 1 else f"2 × {system.name}"
-        plan = SystemPlan(name=name, system=system, nodes=nodes)
+        return SystemPlan(name=name, system=system, nodes=nodes)
+
+    def add_system(self, system_id: str, nodes: int = 1) -> int | str:
+        """Compare the prebuilt system ``system_id`` (``nodes`` of them linked) beside the
+        builds; its index among the systems."""
+        systems = self._session.systems
+        if len(systems) >= MAX_SYSTEMS:
+            return self._reject(f"a comparison holds at most {MAX_SYSTEMS} systems")
+        plan = self._system_plan(system_id, nodes)
+        if isinstance(plan, str):
+            return plan
+        session = self._session.model_copy(update={"systems": (*systems, plan)})
+        problem = self.replace(f"Add system {plan.name}", session)
+        return len(systems) if problem is None else problem
+
+    def set_system(self, index: int, system_id: str, nodes: int) -> str | None:
+        """Make system ``index`` the prebuilt system ``system_id`` (``nodes`` of them linked),
+        through the undo stack."""
+        systems = self._session.systems
+        if not 0 <= index < len(systems):
+            return self._reject("no such system")
+        plan = self._system_plan(system_id, nodes, systems[index])
+        if isinstance(plan, str):
+            return plan
         new = (*systems[:index], plan, *systems[index + 1 :])
-        return self.replace(f"System {name}", self._session.model_copy(update={"systems": new}))
+        session = self._session.model_copy(update={"systems": new})
+        return self.replace(f"System {plan.name}", session)
 
     def remove_system(self, index: int) -> str | None:
         systems = self._session.systems

@@ -3,19 +3,9 @@ the engine command line with a Copy button (Compare's *Details…* on a system).
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont, QGuiApplication
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QHBoxLayout,
-    QLineEdit,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
-from gui.views import plain
+from gui.views.launch_line import LaunchLine
 
 
 class SystemDialog(QDialog):
@@ -29,19 +19,10 @@ class SystemDialog(QDialog):
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text, 1)
-        self.launch = QLineEdit(" ; ".join((command or "").splitlines()))
-        self.launch.setReadOnly(True)
-        self.launch.setFont(QFont("monospace"))
-        self.launch.setToolTip(plain.tip(command or ""))
-        self.copy = QPushButton("Copy")
-        self.copy.setToolTip(plain.tip("Copy the launch command (every line) to the clipboard"))
-        self.copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(command or ""))
-        if command:
-            row = QHBoxLayout()
-            row.addWidget(plain.label("Launch:"))
-            row.addWidget(self.launch, 1)
-            row.addWidget(self.copy)
-            layout.addLayout(row)
+        self.launch_line = LaunchLine()
+        self.launch_line.set_command(command)
+        self.launch, self.copy = self.launch_line.launch, self.launch_line.copy
+        layout.addWidget(self.launch_line)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

@@ -4,21 +4,18 @@ checks and charts)."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
-    QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from gui.viewmodels.system_build import SystemBuildViewModel
 from gui.views import plain
+from gui.views.launch_line import LaunchLine
 
 
 class SystemEditor(QGroupBox):
@@ -92,24 +89,13 @@ class SystemResults(QWidget):
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.launch = QLineEdit()
-        self.launch.setReadOnly(True)
-        self.launch.setFont(QFont("monospace"))
-        self.copy = QPushButton("Copy")
-        self.copy.setToolTip(plain.tip("Copy the launch command (every line) to the clipboard"))
-        self.copy.clicked.connect(self._on_copy_clicked)
-        self._command = ""
-        launch_row = QHBoxLayout()
-        launch_row.addWidget(plain.label("Launch:"))
-        launch_row.addWidget(self.launch, 1)
-        launch_row.addWidget(self.copy)
-        self._launch_row = QWidget()
-        self._launch_row.setLayout(launch_row)
+        self.launch_line = LaunchLine()
+        self.launch = self.launch_line.launch
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.verdict)
         layout.addWidget(self.text, 1)
-        layout.addWidget(self._launch_row)
+        layout.addWidget(self.launch_line)
         view_model.changed.connect(self.refresh)
 
     def refresh(self) -> None:
@@ -119,11 +105,4 @@ class SystemResults(QWidget):
         self.title.setText(view.plan.name)
         self.verdict.setText(view.verdict)
         self.text.setPlainText(view.report)
-        self._command = view.command or ""
-        self.launch.setText(" ; ".join(self._command.splitlines()))
-        self.launch.setCursorPosition(0)
-        self.launch.setToolTip(plain.tip(self._command))
-        self._launch_row.setVisible(bool(self._command))
-
-    def _on_copy_clicked(self) -> None:
-        QGuiApplication.clipboard().setText(self._command)
+        self.launch_line.set_command(view.command)
