@@ -51,8 +51,9 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
     except ValidationError as error:
         raise FileFormatError(validation_message(error)) from None
     notices: list[str] = []
+    shared: dict[tuple[type, str], list[Part]] = {}
     builds = tuple(
-        _resolve_build(record, index, catalog, notices)
+        _resolve_build(record, index, catalog, notices, shared)
         for index, record in enumerate(document.builds)
     )
     if document.baseline >= len(builds):
@@ -100,7 +101,27 @@ def _resolve_system(record: SystemRecord, index: int, notices: list[str]) -> Sys
     return SystemPlan(name=record.name, system=system, nodes=record.nodes)
 
 
-def _resolve_part(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
+def _resolve_part(
+    ref: PartRef[Any],
+    where: str,
+    catalog: Catalog,
+    notices: list[str],
+    shared: dict[tuple[type, str], list[Part]],
+) -> Part:
+    part = _resolve_snapshot(ref, where, catalog, notices)
+    if part is catalog.by_id(ref.id):
+        return part
+    # The file's own copies: builds that carry equal copies of a part share one object,
+    # so work keyed on the parts (PCIe placement, analyses) is done once, not per build.
+    same_id = shared.setdefault((type(part), part.id), [])
+    for earlier in same_id:
+        if earlier == part:
+            return earlier
+    same_id.append(part)
+    return part
+
+
+def _resolve_snapshot(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
     in_catalog = catalog.by_id(ref.id)
     snapshot: Part | None = ref.snapshot
     if snapshot is None:
@@ -144,11 +165,19 @@ def _without_prices(part: Part) -> dict[str, Any]:
     return part.model_dump(exclude=_PRICE_FIELDS)
 
 
-def _resolve_build(record: BuildRecord, index: int, catalog: Catalog, notices: list[str]) -> Build:
+def _resolve_build(
+    record: BuildRecord,
+    index: int,
+    catalog: Catalog,
+    notices: list[str],
+    shared: dict[tuple[type, str], list[Part]],
+) -> Build:
     where = f"builds.{index}"
 
     def part(name: str, ref: PartRef[Any] | None) -> Any:
-        return None if ref is None else _resolve_part(ref, f"{where}.{name}", catalog, notices)
+        if ref is None:
+            return None
+        return _resolve_part(ref, f"{where}.{name}", catalog, notices, shared)
 
     fields = record.model_dump(exclude={*PART_FIELDS, "drives"})
     try:

@@ -65,7 +65,7 @@ def open_in_window(
     return bool(blocker.args[0])
 
 
-def wait_open_ended(win: MainWindow, timeout_s: float = 10.0) -> bool:
+def wait_open_ended(win: MainWindow, timeout_s: float = 30.0) -> bool:
     """Run the event loop until the open under way (if any) has ended; ``False`` on time-out."""
     import time
 

@@ -52,6 +52,22 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     assert raw["builds"][1]["gpu"]["snapshot"]["custom"] is True
 
 
+def test_equal_copies_of_a_files_own_part_become_one_part() -> None:
+    """Builds of one file that carry the same custom part share it (work keyed on parts,
+    such as PCIe placement, is done once); different copies stay apart."""
+    custom = BUILD.gpu.model_copy(update={"id": "my-gpu", "name": "Modded", "custom": True})
+    other = custom.model_copy(update={"vram_gib": 96.0})
+    builds = tuple(
+        BUILD.model_copy(update={"name": f"B{i}", "gpu": gpu})
+        for i, gpu in enumerate((custom, custom, other))
+    )
+    raw = to_document(Session(builds=builds)).model_dump(mode="json")
+    opened = parse_document(doc_bytes(raw), CATALOG).session.builds
+    assert opened[0].gpu is opened[1].gpu
+    assert opened[2].gpu is not opened[0].gpu and opened[2].gpu.vram_gib == 96.0
+    assert opened[0].cpu is CATALOG.by_id(BUILD.cpu.id)  # catalog parts stay the catalog's
+
+
 def test_every_earlier_version_loads() -> None:
     opened = open_file(DATA / "v1-build.json", CATALOG)
     assert opened.original_version == 1
