@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TypeVar
 
 from core.calc.analysis import analyze
 from core.calc.memory.components import GIB, host_ram_bytes
@@ -58,6 +59,7 @@ MAX_ANALYSES = 400
 MAX_POWERED = 1500
 """Candidates whose PSU and power limit are chosen (each a few dozen power budgets)."""
 MAX_PSUS = 2
+_P = TypeVar("_P", bound=Part | None)
 FRAME_RISER_MM = 300
 """Riser length preferred on an open frame, whose GPU rail sits above the board."""
 
@@ -139,12 +141,12 @@ def _candidates(
         for mount in _mounts(build, plat, catalog):
             base = build.model_copy(
                 update={
-                    "cpu": plat.cpu,
-                    "motherboard": plat.board,
-                    "memory": memory.kit,
+                    "cpu": _own(build, plat.cpu),
+                    "motherboard": _own(build, plat.board),
+                    "memory": _own(build, memory.kit),
                     "memory_kits": memory.kits,
-                    "case": mount.case,
-                    "riser": mount.riser,
+                    "case": _own(build, mount.case),
+                    "riser": _own(build, mount.riser),
                     "gpu_power_limit_w": None,
                     "nvlink_bridges": build.nvlink_bridges,
                 }
@@ -163,6 +165,17 @@ def _candidates(
         powered = _powered(base, catalog, settings)
         if powered is not None:
             yield powered, bound
+
+
+def _own(build: Build, part: _P) -> _P:
+    """The build's own copy of ``part`` where it already has one (same id): a part the plan
+    keeps keeps the build's price (a quote, a file's dated price), not the catalog's."""
+    if part is None:
+        return part
+    for mine in (build.cpu, build.motherboard, build.memory, build.case, build.riser, build.psu):
+        if mine is not None and mine.id == part.id and type(mine) is type(part):
+            return mine  # type: ignore[return-value]
+    return part
 
 
 def _assembles(build: Build) -> bool:
@@ -256,11 +269,11 @@ def _powered(base: Build, catalog: Catalog, settings: AnalysisSettings) -> Build
     options = sorted(
         (
             (psu, count)
-            for psu in catalog.parts("psu")
+            for psu in (_own(base, p) for p in catalog.parts("psu"))
             if isinstance(psu, PSU) and psu.price.usd is not None
             for count in range(1, min(MAX_PSUS, bays) + 1)
         ),
-        key=lambda o: (o[0].price.usd or math.inf) * o[1],
+        key=lambda o: _price(o[0], base) * o[1],
     )
     for psu, count in options:
         candidate = base.model_copy(update={"psu": psu, "psu_count": count})

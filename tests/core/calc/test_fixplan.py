@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from core.catalog import load_catalog
 from core.catalog.builds import default_build
 from core.cli import main
 from core.files.io import open_file
+from core.models.parts import Price
 from core.models.settings import AnalysisSettings
 from core.workloads import find_preset, make_workload
 
@@ -68,6 +70,27 @@ def test_every_change_of_a_plan_is_costed_and_the_total_adds_up() -> None:
     deltas = [c.usd_delta for c in plan.changes]
     assert all(d is not None for d in deltas)
     assert sum(d for d in deltas if d is not None) == pytest.approx(plan.cost_delta_usd, abs=0.02)
+
+
+@pytest.mark.parametrize("quote_usd", [400.0, 2_000.0])
+def test_a_part_the_plan_keeps_keeps_its_quoted_price(quote_usd: float) -> None:
+    """A board priced by the user's quote (a file's dated price) stays at that price when
+    the plan keeps it, and the listed changes add up to the plan's total either way: the
+    catalog's copy of the same board (another price) must not slip in unlisted."""
+    build = open_file(EXAMPLE, CATALOG).session.builds[0].model_copy(update={"gpu_count": 2})
+    quote = Price(usd=quote_usd, as_of=date(2026, 11, 1), kind="street", source="a dealer's quote")
+    board = build.motherboard.model_copy(update={"price": quote, "observations": ()})
+    build = build.model_copy(update={"motherboard": board})
+    plan = plan_fix(build, None, AnalysisSettings(), CATALOG)
+    assert plan.found
+    deltas = [c.usd_delta for c in plan.changes]
+    assert None not in deltas
+    assert sum(d for d in deltas if d is not None) == pytest.approx(plan.cost_delta_usd, abs=0.02)
+    after = plan.after.build.motherboard
+    if after.id == board.id:
+        assert after.price.usd == quote_usd
+    else:  # a $2,000 quote: a catalog board is cheaper, and the change says so
+        assert quote_usd == 2_000.0 and "Board" in {c.field for c in plan.changes}
 
 
 def test_when_nothing_passes_the_plan_says_which_checks_block(

@@ -176,3 +176,19 @@ def test_default_build_and_every_example_have_a_complete_dated_total() -> None:
         assert cost.parts.total_usd is not None, (build.name, cost.parts.unpriced_part_ids)
         assert all(line.as_of is not None for line in cost.lines), build.name
         assert build.psu is not None and build.case is not None, build.name
+
+
+def test_every_example_opens_with_the_catalogs_own_parts() -> None:
+    """A bundled example carries snapshots of today's catalog: opening it says nothing
+    about parts differing from the catalog or priced in the file (a catalog change without
+    ``python -m tools.examples.make_examples`` would show every user such a notice)."""
+    from importlib import resources
+
+    from core.catalog import load_catalog
+    from core.files.io import parse_document
+
+    catalog = load_catalog()
+    for entry in resources.files("resources.examples").iterdir():
+        if entry.name.endswith(".json"):
+            opened = parse_document(entry.read_bytes(), catalog)
+            assert opened.notices == (), (entry.name, opened.notices)
