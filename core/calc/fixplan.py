@@ -174,7 +174,7 @@ def _own(build: Build, part: _P) -> _P:
         return part
     for mine in (build.cpu, build.motherboard, build.memory, build.case, build.riser, build.psu):
         if mine is not None and mine.id == part.id and type(mine) is type(part):
-            return mine  # type: ignore[return-value]
+            return mine
     return part
 
 
