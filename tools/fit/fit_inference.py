@@ -184,7 +184,7 @@ FITTED_FIELDS = {
     "llama.cpp@2023-12": PER_TOKEN + PREFILL,
     "vllm": (*PER_TOKEN, "per_sm_gb_s"),
     "vllm@Intel": PER_TOKEN + PREFILL,
-    "tensorrt-llm": (*PER_TOKEN, *PREFILL, "per_sm_gb_s"),
+    "tensorrt-llm": (*PER_TOKEN, "prefill_efficiency", "per_sm_gb_s"),
     "transformers": PER_TOKEN + PREFILL,
     "exllamav2": PER_TOKEN + PREFILL,
 }
@@ -193,7 +193,10 @@ tables) is its own entry: its prompt kernels and per-token costs, the hardware's
 constants. vLLM on NVIDIA has no published prompt-processing rows:
 its prefill efficiencies are llama.cpp's, not fitted; its decode kernels keep more bytes in
 flight per SM than llama.cpp's (its 8B rows on H100 and B200 read weights at 2-3 times
-llama.cpp's per-SM bound), so that bound is its own. SGLang is
+llama.cpp's per-SM bound), so that bound is its own. TensorRT-LLM's only
+block-quantised rows are Jan's AWQ generation rows (timed with their 2,048-token prompt or
+not, the blog does not say), which cannot tell its quantised prompt rate: it stays 1.0
+(the fit drove it to either bound). SGLang is
 not fitted: most of its published rows run on the H20, whose few SMs for its bandwidth
 the model cannot see (no rated boost clock, so no SM count), and its constants would
 absorb that card's quirk (docs/inference-model.md)."""

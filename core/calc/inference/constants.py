@@ -268,11 +268,11 @@ FITTED = InferenceConstants(
         "tensorrt-llm": EngineConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             # its own kernels keep more bytes in flight per SM than llama.cpp's (fitted:
-            # an H100 SXM's 132 SMs reach 3.1 TB/s, not llama.cpp's 1.35)
-            per_sm_gb_s=23.48,
-            layer_overhead_s=0.1e-6,
-            token_overhead_s=4.35e-3,
-            prefill_efficiency=0.576,
+            # an H100 SXM's 132 SMs reach 2.3 TB/s, not llama.cpp's 1.35)
+            per_sm_gb_s=17.12,
+            layer_overhead_s=85.7e-6,
+            token_overhead_s=1.0e-6,
+            prefill_efficiency=0.685,
             prefill_quant_efficiency=1.0,
             hop_s=0.2e-3,
             reserve_fraction=0.9,
@@ -307,9 +307,9 @@ FITTED = InferenceConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
             layer_overhead_s=0.1e-6,
-            token_overhead_s=38.79e-3,
+            token_overhead_s=35.95e-3,
             prefill_efficiency=1.0,
-            prefill_quant_efficiency=1.0,
+            prefill_quant_efficiency=0.728,
             hop_s=0.5e-3,
             reserve_fraction=None,
             context_gib=0.5,

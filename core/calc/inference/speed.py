@@ -48,6 +48,10 @@ run at once, the rest queue; each request's prompt is processed
 between decode steps, so the server's output rate is R / (step(R) + R × prefill / L) for
 R running streams that each generate L tokens; time to first token adds the wait for a
 free slot (Little's law: response time = users / request rate).
+
+**Time to first token**: the prompt's pass gives the first token's logits, so an idle engine
+spends the prefill and the step's fixed cost (sampling, host round trip); among running
+streams a new request also waits for the decode step under way.
 """
 
 from __future__ import annotations
@@ -133,7 +137,12 @@ def inference_speed(
     limit = _running_limit(max_streams)
     running = min(serving.streams, limit)
     step, parts, compute_share = spec.step(mid, running)
-    first, _, _ = spec.step(float(serving.prompt_len), running)
+    # The prompt's pass ends with the first token's logits: on an idle engine the first
+    # token costs the prefill and the step's fixed cost (sampling, host round trip); among
+    # running streams it also waits for the decode step under way.
+    first = c.token_overhead_s
+    if running > 1:
+        first = spec.step(float(serving.prompt_len), running)[0]
     per_request = model.prefill_seconds(serving.prompt_len, amortised=running > 1)
     aggregate = _served(running, step, per_request, serving.gen_len)
     ttft = prefill_s + first
