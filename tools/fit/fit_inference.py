@@ -66,6 +66,7 @@ BOUNDS = {
     "attention_matrix_passes": (0.01, 10.0),
     "dequant_ops_per_weight": (0.01, 40.0),
     "kv_reread_share": (0.01, 1.0),
+    "gqa_reread_share": (0.01, 1.0),
 }
 
 
@@ -184,7 +185,7 @@ FITTED_FIELDS = {
     "llama.cpp@2023-12": PER_TOKEN + PREFILL,
     "vllm": (*PER_TOKEN, "per_sm_gb_s"),
     "vllm@Intel": PER_TOKEN + PREFILL,
-    "tensorrt-llm": (*PER_TOKEN, "prefill_efficiency", "per_sm_gb_s"),
+    "tensorrt-llm": (*PER_TOKEN, "prefill_efficiency", "per_sm_gb_s", "gqa_reread_share"),
     "transformers": PER_TOKEN + PREFILL,
     "exllamav2": PER_TOKEN + PREFILL,
 }
@@ -193,10 +194,11 @@ tables) is its own entry: its prompt kernels and per-token costs, the hardware's
 constants. vLLM on NVIDIA has no published prompt-processing rows:
 its prefill efficiencies are llama.cpp's, not fitted; its decode kernels keep more bytes in
 flight per SM than llama.cpp's (its 8B rows on H100 and B200 read weights at 2-3 times
-llama.cpp's per-SM bound), so that bound is its own. TensorRT-LLM's only
-block-quantised rows are Jan's AWQ generation rows (timed with their 2,048-token prompt or
-not, the blog does not say), which cannot tell its quantised prompt rate: it stays 1.0
-(the fit drove it to either bound). SGLang is
+llama.cpp's per-SM bound), so that bound is its own. TensorRT-LLM's rows that
+resolve are all fp8 (its only block-quantised rows, Jan's AWQ runs, name Mistral 7B v0.2,
+which has no preset): nothing tells its quantised prompt rate, which stays 1.0. Its decode
+attention re-reads shared KV heads where its XQA kernel does not apply
+(``gqa_reread_share``). SGLang is
 not fitted: most of its published rows run on the H20, whose few SMs for its bandwidth
 the model cannot see (no rated boost clock, so no SM count), and its constants would
 absorb that card's quirk (docs/inference-model.md)."""

@@ -71,6 +71,13 @@ class EngineConstants:
     attention reads each KV head once per query head: the share of those repeated reads
     that reach DRAM (the rest hit the L2 cache). 0 for fused attention kernels, which
     read the cache once."""
+    gqa_reread_share: float = 0.0
+    """A fused decode-attention kernel that still runs one block per query head reads each
+    KV head once per query head sharing it (grouped-query attention): the share of those
+    repeated reads that reach DRAM. TensorRT-LLM's masked multi-head attention kernel does
+    so where its XQA kernel for MQA/GQA does not apply (NVIDIA, "XQA kernel", TensorRT-LLM
+    docs/source/blogs/XQA-kernel.md: 2.4x the throughput of Llama-70B on an H200 with it);
+    fitted on its 0.9.0 rows. 0 for kernels that read each KV head once."""
     moe_half_rows: float = 0.0
     """Rows per expert at which a micro-batch's expert products reach half the dense rate
     (a prompt micro-batch of U tokens gives each of E experts U × k / E rows); llama.cpp's
@@ -268,11 +275,13 @@ FITTED = InferenceConstants(
         "tensorrt-llm": EngineConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
             # its own kernels keep more bytes in flight per SM than llama.cpp's (fitted:
-            # an H100 SXM's 132 SMs reach 2.3 TB/s, not llama.cpp's 1.35)
-            per_sm_gb_s=17.12,
-            layer_overhead_s=85.7e-6,
-            token_overhead_s=1.0e-6,
-            prefill_efficiency=0.685,
+            # an H100 SXM's 132 SMs reach 2.5 TB/s, not llama.cpp's 1.35)
+            per_sm_gb_s=19.13,
+            layer_overhead_s=75.7e-6,
+            token_overhead_s=66.7e-6,
+            prefill_efficiency=0.674,
+            # its decode attention re-reads shared KV heads where XQA does not apply
+            gqa_reread_share=0.179,
             prefill_quant_efficiency=1.0,
             hop_s=0.2e-3,
             reserve_fraction=0.9,
@@ -281,8 +290,8 @@ FITTED = InferenceConstants(
             ubatch=8192,
             basis=(
                 "fitted on 72 published TensorRT-LLM 0.9.0 rows (NVIDIA's performance "
-                "page: H100, H200, L40S) and Jan's RTX 4090 and 3090 benchmark: its own "
-                "bytes in flight per SM, cost per token and prompt kernels"
+                "page: H100, H200, L40S): its own bytes in flight per SM, costs per layer "
+                "and token, prompt kernels and re-reads of shared KV heads"
             ),
         ),
         "sglang": EngineConstants(

@@ -331,9 +331,10 @@ class _Model:
         gpu_read, host_read = s.read_bytes(self.serving.weights, tokens, self.n_cpu_moe)
         on_gpu = gpu_read * (1.0 - self.offload_share)
         kv = streams * s.kv_read_bytes(context, self.serving.kv_cache)
-        if not self.serving.flash_attention:
-            # unfused attention re-reads each KV head for the query heads sharing it
-            kv *= 1.0 + (s.query_heads_per_kv_head() - 1.0) * c.kv_reread_share
+        # unfused attention (and some fused kernels, one block per query head) re-read
+        # each KV head for the query heads sharing it
+        reread = c.gqa_reread_share if self.serving.flash_attention else c.kv_reread_share
+        kv *= 1.0 + (s.query_heads_per_kv_head() - 1.0) * reread
         ways = self.count if self.tensor else 1
         t_weights = on_gpu / (self.bw * ways)
         t_kv = kv / (self.bw * ways)
