@@ -117,8 +117,9 @@ def matmul_tflops(gpu: GPU, weights: WeightsFormat) -> float:
         return t.int8_tops
     if compute == "fp8" and native(gpu, "fp8") and t.fp8:
         return t.fp8
-    if compute == "fp4" and native(gpu, "fp4") and t.fp8:
-        return 2.0 * t.fp8  # FP4 tensor cores run at twice the FP8 rate (Blackwell)
+    if compute == "fp4" and native(gpu, "fp4") and (t.fp4 or t.fp8):
+        # the maker's FP4 rate, else twice the FP8 rate (Blackwell's FP4 tensor cores)
+        return t.fp4 or 2.0 * (t.fp8 or 0.0)
     return half
 
 

@@ -356,3 +356,19 @@ def test_a_tensor_split_vllm_cannot_start_fails_with_the_layer_split_as_fix() ->
     for count in (2, 4):
         even = analyze(build.model_copy(update={"gpu_count": count}), base, None, CATALOG)
         assert not any(c.id == "serving.split" for c in even.checks)
+
+
+def test_fp4_weights_run_at_the_makers_fp4_rate() -> None:
+    """FP4 weights (nvfp4, mxfp4) on Blackwell run at the FP4 tensor rate the maker prints:
+    the RTX 5090's 1,676 dense TFLOPS (NVIDIA RTX Blackwell whitepaper, Appendix A: FP4
+    with FP32 accumulate 1,676/3,352; its FP8 with FP32 accumulate is 419, a quarter, not a
+    half), the RTX PRO 5000's 2,064 sparse AI TOPS halved; twice the FP8 rate where only
+    that is known. A GPU without FP4 tensor cores (Ada) runs them at its 16-bit rate."""
+    from core.calc.inference.formats import matmul_tflops
+
+    assert matmul_tflops(CATALOG.gpu("rtx-5090"), "nvfp4") == 1676
+    assert matmul_tflops(CATALOG.gpu("rtx-pro-5000-blackwell"), "mxfp4") == 1032
+    b200 = CATALOG.gpu("b200")
+    assert matmul_tflops(b200, "nvfp4") == 9000 == 2 * b200.tensor_tflops.fp8  # type: ignore[operator]
+    ada = CATALOG.gpu("rtx-4090")
+    assert matmul_tflops(ada, "nvfp4") == ada.tensor_tflops.fp16_acc16
