@@ -9,6 +9,7 @@ publisher, and the parts table points at the numbers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 REFERENCE_CHARS = 420
@@ -118,16 +119,21 @@ class Reference:
 class References:
     """Sources numbered in the order first cited; the same sentence keeps one number."""
 
-    _numbers: dict[str, int] = field(default_factory=dict)
+    condense: Callable[[str], str] | None = None
+    """Cite each source as this short form of it (its address, say): sources that read the
+    same publisher and short form share one number (a comparison's condensed list)."""
+    _numbers: dict[tuple[str, str], int] = field(default_factory=dict)
     items: list[Reference] = field(default_factory=list)
 
     def cite(self, source: str) -> int:
-        key = " ".join(source.split())
+        text = " ".join(source.split())
+        shown = shorten(text) if self.condense is None else self.condense(text)
+        key = (publisher(text), text if self.condense is None else shown)
         number = self._numbers.get(key)
         if number is None:
             number = len(self.items) + 1
             self._numbers[key] = number
-            self.items.append(Reference(number, publisher(key), shorten(key)))
+            self.items.append(Reference(number, key[0], shown))
         return number
 
 

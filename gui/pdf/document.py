@@ -254,7 +254,7 @@ def sources_html(sheet: BuildSheet, refs: References) -> str:
     )
     items = "".join(
         f"<tr><td width='7%' valign='top'>[{r.number}]</td><td><b>{esc(r.publisher)}</b>. "
-        f"<span class='muted'>{esc(condensed(r.text) if sheet.is_comparison else r.text)}"
+        f"<span class='muted'>{esc(r.text)}"
         "</span></td></tr>"
         for r in refs.items
     )
@@ -263,7 +263,7 @@ def sources_html(sheet: BuildSheet, refs: References) -> str:
 
 def sheet_html(sheet: BuildSheet, charts: dict[str, set[str]], has_cost_chart: bool) -> str:
     """``charts[key]`` names the chart images rendered for the build with that key."""
-    refs = References()
+    refs = References(condense=condensed if sheet.is_comparison else None)
     parts = [header_html(sheet)]
     if sheet.is_comparison:
         parts.append(comparison_html(sheet, has_cost_chart))

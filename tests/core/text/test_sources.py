@@ -68,6 +68,27 @@ def test_references_number_each_sentence_once() -> None:
     assert [(r.number, r.publisher) for r in refs.items] == [(1, "NVIDIA"), (2, "TechPowerUp")]
 
 
+def test_a_condensed_list_numbers_each_address_of_a_publisher_once() -> None:
+    """A comparison sheet lists its sources condensed to their address: two sentences that
+    read the same page of the same publisher (one system's memory, another's power) are one
+    entry; the same address cited for another publisher stays its own."""
+    import re
+
+    def first_address(text: str) -> str:
+        found = re.search(r"https?://\S+", text)
+        return found.group(0) if found else text
+
+    refs = References(condense=first_address)
+    review = "https://verdict-reviews.com/product/framework-desktop/"
+    assert refs.cite(f"Verdict Reviews, Framework Desktop memory, {review}") == 1
+    assert refs.cite(f"Verdict Reviews, Framework Desktop wall power 140 W, {review}") == 1
+    assert refs.cite(f"AMD, Ryzen AI Max+ 395 page, {review}") == 2
+    assert [(r.number, r.publisher, r.text) for r in refs.items] == [
+        (1, "Verdict Reviews", review),
+        (2, "AMD", review),
+    ]
+
+
 def test_numbers_text_joins_runs() -> None:
     assert numbers_text([3]) == "[3]"
     assert numbers_text([5, 1, 2]) == "[1], [2], [5]"
