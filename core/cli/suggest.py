@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         require_vram_fit=not args.no_vram_fit,
         allow_used=args.include_used and not args.new_only,
         allow_checkpointing=not args.no_checkpointing,
+        smaller_kv_cache=args.kv_cache is None,
         min_decode_tokens_s=args.min_decode_tokens_s,
         max_ttft_s=args.max_ttft_s,
     )

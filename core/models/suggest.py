@@ -38,6 +38,11 @@ class SuggestRequest(Frozen):
     """Serving: generation speed every stream must reach, tokens/s."""
     max_ttft_s: Annotated[float, Field(gt=0, le=1e6)] | None = None
     """Serving: longest time to first token allowed, seconds."""
+    smaller_kv_cache: bool = True
+    """Serving: where the 16-bit KV cache asked for does not fit, try the engine's 8-bit one
+    (llama.cpp q8_0 with flash attention, FP8 elsewhere) before keeping a mixture-of-experts
+    model's experts in host RAM (the suggestion says so); off when the request names its
+    KV cache."""
     allow_checkpointing: bool = True
     """For training, try selective then full activation checkpointing when the workload as
     given does not fit in VRAM (the suggestion says so)."""

@@ -278,7 +278,8 @@ def system_pick_lines(result: SuggestResult) -> list[str]:
 
 def plan_words(s: Suggestion) -> str:
     """How a suggested serving build runs its model, where that is not obvious: the split
-    over its GPUs and the experts kept in host RAM ("" for anything else)."""
+    over its GPUs, an 8-bit KV cache and the experts kept in host RAM ("" for anything
+    else)."""
     w = s.workload
     if w is None or not w.is_serving:
         return ""
@@ -286,6 +287,8 @@ def plan_words(s: Suggestion) -> str:
     words = []
     if s.build.gpu_count > 1:
         words.append(f"{serving.split} split")
+    if serving.kv_cache != "f16":
+        words.append(f"{serving.kv_cache} KV cache")
     if serving.n_cpu_moe:
         words.append(f"experts of {serving.n_cpu_moe} layers in host RAM")
     return ", ".join(words)

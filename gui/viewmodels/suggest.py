@@ -23,6 +23,8 @@ def _variant_words(before: Workload, after: Workload) -> str:
             return f"Experts of {new.n_cpu_moe} layers in host RAM (suggested build)"
         if new.split != old.split:
             return f"{new.split.capitalize()} split (suggested build)"
+        if new.kv_cache != old.kv_cache:
+            return f"{new.kv_cache} KV cache (suggested build)"
         return "Serving settings (suggested build)"
     return f"Checkpointing {after.checkpointing} (suggested build)"
 

@@ -183,3 +183,47 @@ def test_serving_search_lists_the_systems_that_meet_it_once(
     text = panel.summary.text()
     assert text.count("Prebuilt systems that meet the request:") == 1
     assert "Apple Mac Studio (M3 Ultra, 96 GB)" in text
+
+
+def test_a_build_suggested_with_an_8bit_kv_cache_opens_with_it_undoably(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Llama 3.3 70B Q4_K_M for 4 users at 8k on llama.cpp within $6,000 fits two 24 GB
+    cards only with a q8_0 KV cache: the table says so beside the GPUs, and opening the
+    build switches the workload's cache to q8_0 (flash attention on), one undo step."""
+    session = window.session_view_model
+    assert session.set_preset("llama-3.3-70b") is None
+    for key, value in (
+        ("task", "inference"),
+        ("serving.engine", "llama.cpp"),
+        ("serving.weights", "q4_k_m"),
+        ("serving.streams", 4),
+        ("serving.gen_len", 128),
+        ("serving.prompt_len", 8064),
+    ):
+        assert session.set_field(key, value) is None
+    assert session.workload is not None and session.workload.serving_settings.kv_cache == "f16"
+    vm, panel = _panel(window)
+    panel.min_decode.setValue(15)
+    panel.budget.setValue(6000)
+    with qtbot.waitSignal(vm.result_changed, timeout=120_000):
+        panel.search_button.click()
+    qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
+    assert vm.result is not None and vm.result.front
+    rows = [
+        row
+        for row in range(panel.table.rowCount())
+        if "q8_0 KV cache"
+        in " ".join(
+            panel.table.item(row, c).text()
+            for c in range(panel.table.columnCount())
+            if panel.table.item(row, c) is not None
+        )
+    ]
+    assert rows
+    vm.open_as_build(rows[0])
+    serving = session.workload.serving_settings if session.workload else None
+    assert serving is not None and serving.kv_cache == "q8_0" and serving.flash_attention
+    assert "q8_0 KV cache" in session.undo_stack.undoText()
+    session.undo_stack.undo()
+    assert session.workload is not None and session.workload.serving_settings.kv_cache == "f16"

@@ -87,6 +87,14 @@ def inference_memory(
     )
 
 
+def smaller_kv(serving: Serving) -> Serving:
+    """``serving`` with its engine's 8-bit KV cache: llama.cpp's q8_0 (it quantises the V
+    cache only with flash attention on, so that goes on too), FP8 on the other engines."""
+    if serving.engine == "llama.cpp":
+        return serving.model_copy(update={"kv_cache": "q8_0", "flash_attention": True})
+    return serving.model_copy(update={"kv_cache": "fp8"})
+
+
 def memory_fixes(
     workload: Workload,
     serving: Serving,
@@ -118,14 +126,9 @@ def memory_fixes(
         for count in counts:
             best: tuple[tuple[float, ...], Fix] | None = None
             for fa in attention:
-                for kv in dict.fromkeys(
-                    (serving.kv_cache, "fp8" if serving.engine != "llama.cpp" else "q8_0")
-                ):
-                    # llama.cpp quantises the V cache only with flash attention on
-                    fa_kv = fa or (serving.engine == "llama.cpp" and kv != "f16")
-                    candidate = serving.model_copy(
-                        update={"weights": fmt, "kv_cache": kv, "flash_attention": fa_kv}
-                    )
+                base = serving.model_copy(update={"weights": fmt, "flash_attention": fa})
+                for candidate in (base, smaller_kv(base)):
+                    kv, fa_kv = candidate.kv_cache, candidate.flash_attention
                     memory = inference_memory(
                         workload, candidate, capacity_gib, count, constants, with_fixes=False
                     )

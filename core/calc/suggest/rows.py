@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.calc.inference.memory import experts_to_fit, inference_memory
+from core.calc.inference.memory import experts_to_fit, inference_memory, smaller_kv
 from core.calc.inference.split import SPLIT_ENGINES, tensor_split_allowed
 from core.calc.performance.constants import FITTED
 from core.calc.performance.scaling import estimate_throughput
@@ -135,21 +135,36 @@ def option_bandwidth_gb_s(cpu: CPU, option: MemoryOption) -> float:
 
 @functools.cache
 def serving_variant(
-    workload: Workload, vram_gib: float, count: int, require_fit: bool
+    workload: Workload, vram_gib: float, count: int, require_fit: bool, smaller_cache: bool
 ) -> tuple[Workload, float] | None:
     """The served workload that fits ``count`` GPUs of ``vram_gib`` and the host RAM it
-    needs: as given, else (a mixture-of-experts model on llama.cpp) with the fewest
-    layers' experts in host RAM that make it fit; ``None`` when neither does."""
+    needs: as given; else, where ``smaller_cache`` lets it, with the engine's 8-bit KV
+    cache (llama.cpp q8_0, FP8 elsewhere: it costs no speed, as the expert's first move);
+    else (a mixture-of-experts model on llama.cpp) with the fewest layers' experts in host
+    RAM that make it fit, with either cache; ``None`` when none does."""
     serving = workload.serving_settings
     memory = inference_memory(workload, serving, vram_gib, count, with_fixes=False)
     if memory.fits or not require_fit:
         return workload, memory.host_ram_gib
-    n = experts_to_fit(workload, serving, vram_gib, count)
-    if n is None:
-        return None
-    moved = workload.model_copy(update={"serving": serving.model_copy(update={"n_cpu_moe": n})})
-    memory = inference_memory(moved, moved.serving_settings, vram_gib, count, with_fixes=False)
-    return moved, memory.host_ram_gib
+    variants = [workload]
+    if smaller_cache and serving.kv_cache == "f16":
+        variants.append(workload.model_copy(update={"serving": smaller_kv(serving)}))
+        memory = inference_memory(
+            variants[1], variants[1].serving_settings, vram_gib, count, with_fixes=False
+        )
+        if memory.fits:
+            return variants[1], memory.host_ram_gib
+    for variant in variants:
+        served = variant.serving_settings
+        n = experts_to_fit(variant, served, vram_gib, count)
+        if n is not None:
+            update = {"serving": served.model_copy(update={"n_cpu_moe": n})}
+            moved = variant.model_copy(update=update)
+            memory = inference_memory(
+                moved, moved.serving_settings, vram_gib, count, with_fixes=False
+            )
+            return moved, memory.host_ram_gib
+    return None
 
 
 @functools.cache

@@ -385,7 +385,9 @@ def _fitting_variant(
         skipped["impossible"] += choices
         return None
     if workload.is_serving:
-        served = serving_variant(workload, gpu.vram_gib, count, request.require_vram_fit)
+        served = serving_variant(
+            workload, gpu.vram_gib, count, request.require_vram_fit, request.smaller_kv_cache
+        )
         if served is None:
             skipped["vram"] += choices
         return served

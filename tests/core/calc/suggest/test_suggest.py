@@ -183,6 +183,40 @@ def test_serving_suggestions_meet_their_speed_and_agree_with_predict() -> None:
         assert not words or f"({words})" in text
 
 
+def test_llama_70b_for_four_users_at_8k_fits_two_24gb_cards_with_an_8bit_cache() -> None:
+    """Llama 3.3 70B in Q4_K_M is 42.5 GB of weights; each of 4 streams at 8,192 tokens
+    keeps 80 layers x 8 KV heads x 128 x 2 (K and V) x 8,192 values: 2.68 GB in 16 bit,
+    10.7 GB for four, so the 48 GB of two 24 GB cards cannot hold it; llama.cpp's q8_0
+    cache (34 bytes per 32 values, `--cache-type-k/v q8_0`, flash attention on) halves it
+    to 5.7 GB. Asked without a KV cache, Suggest tries that cache and finds builds within
+    $6,000 that generate at least 15 tokens/s per stream, as each build's own analysis
+    says; asked for a 16-bit cache (`--kv-cache f16`), it keeps it."""
+    from core.models.workload import Serving
+    from core.text.cost import plan_words
+
+    served = make_workload(
+        find_preset("llama-3.3-70b"),
+        task="inference",
+        serving=Serving(weights="q4_k_m", prompt_len=8192 - 128, gen_len=128, streams=4),
+    )
+    request = SuggestRequest(budget_usd=6_000, min_decode_tokens_s=15)
+    result = suggest(served, request, _catalog())
+    assert result.front
+    for s in result.front:
+        assert s.cost_usd <= 6_000 and s.workload is not None
+        serving = s.workload.serving_settings
+        analysis = analyze(s.build, s.workload, None, _catalog())
+        assert analysis.inference is not None and analysis.inference.memory.fits
+        assert analysis.inference.speed.decode_tokens_s_per_stream >= 15
+        if serving.kv_cache != "f16":  # the 8-bit cache, with flash attention, and said
+            assert serving.kv_cache == "q8_0" and serving.flash_attention
+            assert "q8_0 KV cache" in plan_words(s)
+    assert any(s.workload and s.workload.serving_settings.kv_cache == "q8_0" for s in result.front)
+    pinned = suggest(served, request.model_copy(update={"smaller_kv_cache": False}), _catalog())
+    for s in pinned.front:
+        assert s.workload is not None and s.workload.serving_settings.kv_cache == "f16"
+
+
 def test_a_serving_request_no_build_meets_names_the_fastest_miss() -> None:
     """At $3,000 nothing serves Llama 3.3 70B at 100 tokens/s per stream (a single RTX 4090
     reads its 40 GiB of Q4_K_M weights at about 1 TB/s: ~25 tokens/s at most); the result
