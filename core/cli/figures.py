@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 SERVING_KEYS = (
     "prefill_tokens_s",
     "ttft_s",
+    "ttft_together_s",
     "decode_tokens_s_per_stream",
     "aggregate_decode_tokens_s",
     "max_streams",

@@ -58,6 +58,10 @@ class InferenceSpeed(Frozen):
 
     prefill_tokens_s: NonNeg
     ttft_s: NonNeg
+    ttft_together_s: NonNeg | None = None
+    """Time to the first tokens when every stream's prompt arrives at once and the engine
+    prefills them in one batch (a static-batch benchmark; ``ttft_s`` is one new request
+    joining the streams already running)."""
     decode_tokens_s_per_stream: NonNeg
     """Mean over the generated tokens after the prompt."""
     aggregate_decode_tokens_s: NonNeg

@@ -255,7 +255,10 @@ def predict(resolved: Resolved, constants: InferenceConstants = FITTED) -> float
     if row.metric == "pp":
         value = speed.prefill_tokens_s
     elif row.metric == "ttft_prefill":
-        value = serving.prompt_len / speed.ttft_s
+        # published as batch x prompt tokens / the first-token latency of a static batch
+        # (every prompt prefilled together); at batch 1, one prompt on an idle engine
+        together = speed.ttft_together_s or speed.ttft_s
+        value = serving.streams * serving.prompt_len / together
     elif row.metric == "tg":
         value = speed.decode_tokens_s_per_stream
     else:

@@ -145,6 +145,8 @@ def inference_speed(
         first = spec.step(float(serving.prompt_len), running)[0]
     per_request = model.prefill_seconds(serving.prompt_len, amortised=running > 1)
     aggregate = _served(running, step, per_request, serving.gen_len)
+    # all the running streams' prompts in one batch: the weights are read once
+    together = prefill_s + (running - 1) * per_request + c.token_overhead_s
     ttft = prefill_s + first
     if serving.streams > running:
         # the rest wait for a slot: response time = users / request rate (Little's law)
@@ -154,6 +156,7 @@ def inference_speed(
     result = InferenceSpeed(
         prefill_tokens_s=serving.prompt_len / prefill_s if prefill_s > 0 else 0.0,
         ttft_s=ttft,
+        ttft_together_s=together,
         decode_tokens_s_per_stream=1.0 / step,
         aggregate_decode_tokens_s=aggregate,
         streams=serving.streams,
