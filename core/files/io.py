@@ -51,7 +51,7 @@ def parse_document(data: bytes, catalog: Catalog) -> OpenedFile:
     except ValidationError as error:
         raise FileFormatError(validation_message(error)) from None
     notices: list[str] = []
-    shared: dict[tuple[type, str], list[Part]] = {}
+    shared: dict[tuple[type, str], Part] = {}
     builds = tuple(
         _resolve_build(record, index, catalog, notices, shared)
         for index, record in enumerate(document.builds)
@@ -106,19 +106,15 @@ def _resolve_part(
     where: str,
     catalog: Catalog,
     notices: list[str],
-    shared: dict[tuple[type, str], list[Part]],
+    shared: dict[tuple[type, str], Part],
 ) -> Part:
     part = _resolve_snapshot(ref, where, catalog, notices)
     if part is catalog.by_id(ref.id):
         return part
     # The file's own copies: builds that carry equal copies of a part share one object,
     # so work keyed on the parts (PCIe placement, analyses) is done once, not per build.
-    same_id = shared.setdefault((type(part), part.id), [])
-    for earlier in same_id:
-        if earlier == part:
-            return earlier
-    same_id.append(part)
-    return part
+    # Keyed by the part's values as JSON: one lookup however many copies a file holds.
+    return shared.setdefault((type(part), part.model_dump_json()), part)
 
 
 def _resolve_snapshot(ref: PartRef[Any], where: str, catalog: Catalog, notices: list[str]) -> Part:
@@ -170,7 +166,7 @@ def _resolve_build(
     index: int,
     catalog: Catalog,
     notices: list[str],
-    shared: dict[tuple[type, str], list[Part]],
+    shared: dict[tuple[type, str], Part],
 ) -> Build:
     where = f"builds.{index}"
 
