@@ -48,6 +48,7 @@ PrecisionNote = Literal[
     "no_tensor_cores_fp32",
     "bf16_unsupported_fp16_used",
     "fp8_unsupported_fp16_used",
+    "fp8_rate_unknown_fp16_used",
     "int8_unsupported_fp16_used",
 ]
 

@@ -325,9 +325,10 @@ def suggest_lines(
     if result.unknown_fit_part_ids:
         shown = [(names or {}).get(i, i) for i in result.unknown_fit_part_ids]
         lines.append(
-            f"{len(shown)} parts left out: no source gives their cooler, length or width or "
-            "bounds their power spikes (GPUs), or their slot positions (boards, for more than "
-            "one GPU): " + ", ".join(shown)
+            f"{len(shown)} parts left out: no source gives their cooler, length or width, "
+            "bounds their power spikes or gives the tensor rate of the workload's number "
+            "format (GPUs), or their slot positions (boards, for more than one GPU): "
+            + ", ".join(shown)
         )
     if result.cancelled:
         lines.append("The search was cancelled.")

@@ -21,6 +21,9 @@ _PRECISION: dict[PrecisionNote, str] = {
     "no_tensor_cores_fp32": "no tensor cores for this precision: FP32 CUDA cores",
     "bf16_unsupported_fp16_used": "bf16 needs Ampere or newer: fp16 assumed",
     "fp8_unsupported_fp16_used": "fp8 needs Ada or Hopper: fp16 assumed",
+    "fp8_rate_unknown_fp16_used": (
+        "no source gives this card's fp8 tensor rate: its fp16 rate assumed (fp8 may run faster)"
+    ),
     "int8_unsupported_fp16_used": "no int8 tensor rate known: fp16 assumed",
 }
 _BOTTLENECK = {

@@ -202,6 +202,8 @@ def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMo
     if req == "fp8":
         if arch in _FP8_ARCHS and tensor.fp8:
             return ComputeMode("fp8", "as_requested", tensor.fp8 * 1e12, True, 1.0, 1.0)
+        if arch in _FP8_ARCHS:  # the architecture has fp8; no source gives this card's rate
+            return half("fp8_rate_unknown_fp16_used")
         return half("fp8_unsupported_fp16_used")
     if req in ("int8", "int4"):
         if tensor.int8_tops and arch in _TENSOR_ARCHS:

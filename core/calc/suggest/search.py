@@ -77,7 +77,7 @@ from core.calc.suggest.rows import (
     sketch_build,
     split_variants,
 )
-from core.calc.suggest.signable import precision_supported, signable
+from core.calc.suggest.signable import precision_rate_known, precision_supported, signable
 from core.calc.suggest.space import Platform, PsuOption, default_drive, platforms, psu_options
 from core.catalog import Catalog
 from core.errors import InvalidWorkload, RigForgeError
@@ -351,6 +351,10 @@ def _offers(
             continue
         if not is_serving(workload) and not precision_supported(gpu, workload.precision):
             skipped["precision"] += request.max_gpus
+            continue
+        if not is_serving(workload) and not precision_rate_known(gpu, workload.precision):
+            unknown_fit.add(gpu.id)  # ranked on a rate no source gives: left out, named
+            skipped["unknown_fit"] += request.max_gpus
             continue
         new = gpu.price.usd
         used = gpu.used_price.usd if gpu.used_price is not None else None

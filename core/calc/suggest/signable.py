@@ -33,6 +33,7 @@ UNKNOWN_FIT = frozenset(
     }
 )
 """Reasons that say a physical fact is not known: a suggestion never rests on one."""
+RATE_UNKNOWN_NOTES = frozenset({"fp8_rate_unknown_fp16_used"})
 UNSUPPORTED_NOTES = frozenset(
     {"bf16_unsupported_fp16_used", "fp8_unsupported_fp16_used", "int8_unsupported_fp16_used"}
 )
@@ -41,6 +42,12 @@ UNSUPPORTED_NOTES = frozenset(
 def precision_supported(gpu: GPU, precision: str) -> bool:
     """Whether ``gpu``'s architecture has the number format (``compute_mode``)."""
     return compute_mode(gpu, precision).note not in UNSUPPORTED_NOTES
+
+
+def precision_rate_known(gpu: GPU, precision: str) -> bool:
+    """Whether a source gives ``gpu``'s tensor rate for the number format its architecture
+    has (an Ada card's fp8, say): a ranking on it leaves the card out otherwise."""
+    return compute_mode(gpu, precision).note not in RATE_UNKNOWN_NOTES
 
 
 def blocking(analysis: Analysis) -> tuple[str, ...]:

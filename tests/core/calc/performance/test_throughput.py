@@ -72,6 +72,35 @@ def test_precision_follows_architecture() -> None:
     assert pascal.note == "no_tensor_cores_fp32" and not pascal.tensor_cores
 
 
+def test_an_fp8_card_whose_fp8_rate_no_source_gives_is_not_called_fp8_less() -> None:
+    """Ada has FP8 tensor cores (NVIDIA Ada whitepaper), so an RTX 4080 running fp8 is not
+    "fp8 needs Ada or Hopper": its fp8 rate is not in the catalog, so it is estimated at
+    its 16-bit rate and says why, the recipe is not failed as impossible, and a ranking
+    on fp8 (Suggest) leaves the card out and names it."""
+    from core.calc import analyze
+    from core.calc.suggest.signable import precision_rate_known, precision_supported
+    from core.catalog.builds import default_build
+    from core.text.throughput import precision_text
+
+    rtx_4080 = gpu("RTX 4080")
+    assert rtx_4080.architecture == "ada" and rtx_4080.tensor_tflops.fp8 is None
+    mode = compute_mode(rtx_4080, "fp8")
+    assert mode.note == "fp8_rate_unknown_fp16_used" and mode.precision == "fp16"
+    assert "no source gives" in precision_text(mode.note)
+    assert precision_supported(rtx_4080, "fp8") and not precision_rate_known(rtx_4080, "fp8")
+    catalog = load_catalog()
+    build = default_build(catalog).model_copy(update={"gpu": rtx_4080})
+    workload = make_workload(find_preset("llama-3.1-8b"), precision="fp8", task="lora")
+    analysis = analyze(build, workload, None, catalog)
+    assert not any(c.id == "workload.precision" for c in analysis.checks)
+    from core.calc.suggest.search import suggest
+    from core.models.suggest import SuggestRequest
+
+    result = suggest(workload, SuggestRequest(budget_usd=8_000, max_gpus=1), catalog)
+    assert "rtx-4080" in result.unknown_fit_part_ids
+    assert all(s.build.gpu.id != "rtx-4080" for s in result.front)
+
+
 def test_geforce_turing_fp16_peak_is_quarter_of_int8() -> None:
     # NVIDIA's Turing whitepaper, Table 1, reference RTX 2080 Ti: 215.2 INT8 TOPS,
     # 107.6 FP16 with FP16 accumulate, 53.8 with FP32 accumulate (a quarter of INT8)
