@@ -46,6 +46,7 @@ PrecisionNote = Literal[
     "tf32_assumed",
     "tf32_disabled",
     "no_tensor_cores_fp32",
+    "tensor_rate_unknown_fp32",
     "bf16_unsupported_fp16_used",
     "fp8_unsupported_fp16_used",
     "fp8_rate_unknown_fp16_used",

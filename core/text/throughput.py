@@ -19,6 +19,9 @@ _PRECISION: dict[PrecisionNote, str] = {
     "tf32_assumed": "fp32 runs as TF32 on tensor cores (NGC default; --no-tf32 turns it off)",
     "tf32_disabled": "fp32 on CUDA cores (TF32 turned off)",
     "no_tensor_cores_fp32": "no tensor cores for this precision: FP32 CUDA cores",
+    "tensor_rate_unknown_fp32": (
+        "no source gives this card's 16-bit tensor rate: its FP32 rate assumed (a lower bound)"
+    ),
     "bf16_unsupported_fp16_used": "bf16 needs Ampere or newer: fp16 assumed",
     "fp8_unsupported_fp16_used": "fp8 needs Ada or Hopper: fp16 assumed",
     "fp8_rate_unknown_fp16_used": (

@@ -33,10 +33,13 @@ from core.models.parts import GPU
 from core.models.throughput import ComputePrecision, PrecisionNote, WorkProfile
 
 _TF32_ARCHS = frozenset({"ampere", "ada", "hopper", "blackwell", "cdna3"})
-_BF16_ARCHS = frozenset({"ampere", "ada", "hopper", "blackwell", "cdna2", "cdna3", "rdna3"})
+_BF16_ARCHS = frozenset(
+    {"ampere", "ada", "hopper", "blackwell", "cdna2", "cdna3", "rdna3", "rdna4", "xe2"}
+)
 _FP8_ARCHS = frozenset({"ada", "hopper", "blackwell", "cdna3"})
 _TENSOR_ARCHS = frozenset(
     {"volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna2", "cdna3", "rdna3"}
+    | {"rdna4", "xe2"}  # AMD's WMMA/AI accelerators, Intel's XMX engines
 )
 
 
@@ -185,6 +188,8 @@ def compute_mode(gpu: GPU, requested: str, allow_tf32: bool = True) -> ComputeMo
         peak = (tensor.bf16 if prec == "bf16" else None) or fp16_tensor_peak(gpu)
         if arch in _TENSOR_ARCHS and peak:
             return ComputeMode(prec, note, peak * 1e12, True, 2.0, 2.0)
+        if arch in _TENSOR_ARCHS:  # matrix units whose 16-bit rate no source gives
+            return ComputeMode("fp32", "tensor_rate_unknown_fp32", fp32_peak, False, 2.0, 4.0)
         return ComputeMode("fp32", "no_tensor_cores_fp32", fp32_peak, False, 2.0, 4.0)
 
     if req in ("fp32", "tf32"):

@@ -33,7 +33,7 @@ UNKNOWN_FIT = frozenset(
     }
 )
 """Reasons that say a physical fact is not known: a suggestion never rests on one."""
-RATE_UNKNOWN_NOTES = frozenset({"fp8_rate_unknown_fp16_used"})
+RATE_UNKNOWN_NOTES = frozenset({"fp8_rate_unknown_fp16_used", "tensor_rate_unknown_fp32"})
 UNSUPPORTED_NOTES = frozenset(
     {"bf16_unsupported_fp16_used", "fp8_unsupported_fp16_used", "int8_unsupported_fp16_used"}
 )

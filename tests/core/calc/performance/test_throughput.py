@@ -101,6 +101,21 @@ def test_an_fp8_card_whose_fp8_rate_no_source_gives_is_not_called_fp8_less() -> 
     assert all(s.build.gpu.id != "rtx-4080" for s in result.front)
 
 
+def test_matrix_units_whose_rate_no_source_gives_are_not_called_missing() -> None:
+    """The RTX PRO 5000 Blackwell has tensor cores and the Radeon PRO W7900 AMD's WMMA
+    units, but the catalog has no 16-bit rate for either: fp16 work is estimated at the
+    FP32 rate as a lower bound and says why, not "no tensor cores" (which a GTX 1080 Ti,
+    Pascal, truly has not). Intel's Arc Pro B60 has an XMX bf16 rate in the catalog (98.3
+    TFLOPS, from NVIDIA's aiconfigurator system file): bf16 runs on its XMX engines."""
+    for gpu_id in ("rtx-pro-5000-blackwell", "radeon-pro-w7900"):
+        mode = compute_mode(gpu(gpu_id), "fp16")
+        assert mode.note == "tensor_rate_unknown_fp32" and not mode.tensor_cores
+    assert compute_mode(gpu("GTX 1080 Ti"), "fp16").note == "no_tensor_cores_fp32"
+    b60 = gpu("arc-pro-b60")
+    mode = compute_mode(b60, "bf16")
+    assert mode.tensor_cores and mode.peak_flops == b60.tensor_tflops.bf16 * 1e12  # type: ignore[operator]
+
+
 def test_geforce_turing_fp16_peak_is_quarter_of_int8() -> None:
     # NVIDIA's Turing whitepaper, Table 1, reference RTX 2080 Ti: 215.2 INT8 TOPS,
     # 107.6 FP16 with FP16 accumulate, 53.8 with FP32 accumulate (a quarter of INT8)
