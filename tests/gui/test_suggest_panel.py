@@ -102,6 +102,14 @@ def _search(qtbot: QtBot, vm: SuggestViewModel, panel: SuggestPanel) -> None:
     qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
 
 
+def _serve_llama_70b(window: MainWindow, serving: dict[str, object]) -> None:
+    """The window's workload: Llama 3.3 70B served to 4 users, with ``serving``'s fields."""
+    session = window.session_view_model
+    assert session.set_preset("llama-3.3-70b") is None
+    for key, value in {"task": "inference", "serving.streams": 4, **serving}.items():
+        assert session.set_field(key, value) is None
+
+
 def test_every_part_is_shown_and_used_gpus_only_when_included(
     qtbot: QtBot, window: MainWindow
 ) -> None:
@@ -165,21 +173,11 @@ def test_serving_search_lists_the_systems_that_meet_it_once(
     """Llama 3.3 70B AWQ for 4 users at 15 tokens/s each on vLLM within $12,000: the
     96 GB Mac Studio M3 Ultra ($5,299) holds the 40 GB of weights and its 819 GB/s
     generate fast enough, so the summary lists it, under one heading."""
-    session = window.session_view_model
-    assert session.set_preset("llama-3.3-70b") is None
-    for key, value in (
-        ("task", "inference"),
-        ("serving.engine", "vllm"),
-        ("serving.weights", "awq-int4"),
-        ("serving.streams", 4),
-    ):
-        assert session.set_field(key, value) is None
+    _serve_llama_70b(window, {"serving.engine": "vllm", "serving.weights": "awq-int4"})
     vm, panel = _panel(window)
     panel.min_decode.setValue(15)
     panel.budget.setValue(12000)
-    with qtbot.waitSignal(vm.result_changed, timeout=120_000):
-        panel.search_button.click()
-    qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
+    _search(qtbot, vm, panel)
     text = panel.summary.text()
     assert text.count("Prebuilt systems that meet the request:") == 1
     assert "Apple Mac Studio (M3 Ultra, 96 GB)" in text
@@ -192,23 +190,13 @@ def test_a_build_suggested_with_an_8bit_kv_cache_opens_with_it_undoably(
     cards only with a q8_0 KV cache: the table says so beside the GPUs, and opening the
     build switches the workload's cache to q8_0 (flash attention on), one undo step."""
     session = window.session_view_model
-    assert session.set_preset("llama-3.3-70b") is None
-    for key, value in (
-        ("task", "inference"),
-        ("serving.engine", "llama.cpp"),
-        ("serving.weights", "q4_k_m"),
-        ("serving.streams", 4),
-        ("serving.gen_len", 128),
-        ("serving.prompt_len", 8064),
-    ):
-        assert session.set_field(key, value) is None
+    fields = {"serving.weights": "q4_k_m", "serving.gen_len": 128, "serving.prompt_len": 8064}
+    _serve_llama_70b(window, {"serving.engine": "llama.cpp", **fields})
     assert session.workload is not None and session.workload.serving_settings.kv_cache == "f16"
     vm, panel = _panel(window)
     panel.min_decode.setValue(15)
     panel.budget.setValue(6000)
-    with qtbot.waitSignal(vm.result_changed, timeout=120_000):
-        panel.search_button.click()
-    qtbot.waitUntil(lambda: not vm.running, timeout=10_000)
+    _search(qtbot, vm, panel)
     assert vm.result is not None and vm.result.front
     rows = [
         row
