@@ -2,9 +2,9 @@
 
 The document is laid out on the writer's pages (``paginate``: 2 cm margins; Qt's layout
 repeats ``<thead>`` rows after a page break), a table row that would be split between
-two pages starts the next page instead, its table split there with its header repeated
-(``keep_rows_whole``), every heading that would end a page apart from what it heads is
-moved to the next page (``keep_headings_with_next``), and the pages are painted with
+two pages starts the next page instead, its table split there with its header repeated,
+and every heading that would end a page apart from what it heads is moved to the next
+page, each problem fixed in reading order (``lay_out_pages``); the pages are painted with
 their numbers at the foot (``print_pages``) — the layout that is checked is the one
 printed. Text stays text (fonts embedded); charts are raster images at twice their
 printed pixel size. The PDF is built in memory, then ``atomic_write_bytes`` puts it in
@@ -30,6 +30,7 @@ from PySide6.QtGui import (
     QPdfWriter,
     QTextBlock,
     QTextBlockFormat,
+    QTextCharFormat,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -157,42 +158,68 @@ def _first_line_top(layout: QAbstractTextDocumentLayout, block: QTextBlock) -> f
     return top + lines.lineAt(0).y() if lines is not None and lines.lineCount() else top
 
 
-def keep_headings_with_next(doc: QTextDocument, limit: int = 50) -> int:
-    """On a paginated ``doc``, start on a new page every heading that would end a page
-    with what it heads on the next one (a chart, a table). Returns how many moved.
-
-    The document is walked top to bottom; a moved heading makes the layout redo what
-    follows, so each later heading is judged where it will really fall."""
+def _orphan_heading(doc: QTextDocument) -> QTextBlock | None:
+    """The first heading that ends a page with what it heads on the next one."""
     page = doc.pageSize().height()
     layout = doc.documentLayout()
     always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
-    moved = 0
     block = doc.begin()
-    while block.isValid() and moved < limit:
+    while block.isValid():
         fmt = block.blockFormat()
         after = _next_content(block)
         if fmt.headingLevel() >= 2 and not fmt.pageBreakPolicy() & always and after.isValid():
             here = int(layout.blockBoundingRect(block).top() // page)
             there = int(_first_line_top(layout, after) // page)
             if there > here:
-                brk = QTextBlockFormat()
-                brk.setPageBreakPolicy(always)
-                QTextCursor(block).mergeBlockFormat(brk)
-                # lay out everything after it again: without this Qt drew tables at their
-                # old places, over the paragraphs the break had pushed down
-                start = block.position()
-                doc.markContentsDirty(start, doc.characterCount() - start)
-                moved += 1
+                return block
         block = block.next()
+    return None
+
+
+def _move_heading(doc: QTextDocument, block: QTextBlock) -> None:
+    brk = QTextBlockFormat()
+    brk.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    QTextCursor(block).mergeBlockFormat(brk)
+    # lay out everything after it again: without this Qt drew tables at their old
+    # places, over the paragraphs the break had pushed down
+    start = block.position()
+    doc.markContentsDirty(start, doc.characterCount() - start)
+
+
+def keep_headings_with_next(doc: QTextDocument, limit: int = 50) -> int:
+    """On a paginated ``doc``, start on a new page every heading that would end a page
+    with what it heads on the next one (a chart, a table). Returns how many moved.
+
+    Each move makes the layout redo what follows, so each later heading is judged
+    where it will really fall."""
+    moved = 0
+    while moved < limit:
+        block = _orphan_heading(doc)
+        if block is None:
+            break
+        _move_heading(doc, block)
+        moved += 1
     return moved
 
 
-def lay_out_pages(doc: QTextDocument, rounds: int = 4) -> None:
-    """Keep rows whole and headings with what they head until neither moves anything (a
-    moved heading can push a row onto a page break, and a moved row a heading)."""
-    for _ in range(rounds):
-        if not keep_rows_whole(doc) + keep_headings_with_next(doc):
+def lay_out_pages(doc: QTextDocument, limit: int = 150) -> None:
+    """Keep rows whole and headings with what they head, fixing the first problem in
+    reading order each time: a fix only moves what follows it, so no page break made
+    earlier is left standing for content that has since moved on (which left pages
+    nearly empty)."""
+    for _ in range(limit):
+        heading = _orphan_heading(doc)
+        rows = split_rows(doc)
+        row_at = None
+        if rows:
+            index, row = rows[0]
+            row_at = _tables(doc)[index].cellAt(row, 0).firstPosition()
+        if heading is None and row_at is None:
             return
+        if heading is not None and (row_at is None or heading.position() < row_at):
+            _move_heading(doc, heading)
+        else:
+            _keep_row_whole(doc, *rows[0])
 
 
 def _tables(doc: QTextDocument) -> list[QTextTable]:
@@ -259,7 +286,22 @@ def _split_table(doc: QTextDocument, table: QTextTable, row: int) -> None:
         for column in range(table.columns()):
             _copy_cell(doc, table.cellAt(source_row, column), rest.cellAt(at, column))
     table.removeRows(row, table.rows() - row)
+    # the empty block Qt puts between the two tables takes the format of the block the
+    # table was inserted before (often a heading): make it plain, or it would count as
+    # a heading with its own page break
+    between = QTextCursor(doc)
+    between.setPosition(rest.firstPosition() - 1)
+    between.setBlockFormat(QTextBlockFormat())
+    between.setBlockCharFormat(QTextCharFormat())
     cursor.endEditBlock()
+
+
+def _keep_row_whole(doc: QTextDocument, index: int, row: int) -> None:
+    table = _tables(doc)[index]
+    start = table.firstPosition()
+    _split_table(doc, table, row)
+    # lay out again from the split table on (what is above it has not moved)
+    doc.markContentsDirty(start, doc.characterCount() - start)
 
 
 def keep_rows_whole(doc: QTextDocument, limit: int = 100) -> int:
@@ -271,12 +313,7 @@ def keep_rows_whole(doc: QTextDocument, limit: int = 100) -> int:
         found = split_rows(doc)
         if not found:
             break
-        index, row = found[0]
-        table = _tables(doc)[index]
-        start = table.firstPosition()
-        _split_table(doc, table, row)
-        # lay out again from the split table on (what is above it has not moved)
-        doc.markContentsDirty(start, doc.characterCount() - start)
+        _keep_row_whole(doc, *found[0])
         moved += 1
     return moved
 

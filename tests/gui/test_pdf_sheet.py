@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import re
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import QBuffer, QIODevice, QUrl
-from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtGui import QImage, QTextDocument, QTextFormat, QTextTable
 from pytestqt.qtbot import QtBot
 
 from core.calc import analyze
@@ -24,6 +25,7 @@ from core.text.summary import cost_per_unit_figure, summary_figures
 from gui.pdf import BuildSheet, export_sheet, render_pdf, sheet_from_analyses
 from gui.pdf.html_parts import table
 from gui.pdf.writer import (
+    MARGIN_CM,
     build_document,
     keep_headings_with_next,
     keep_rows_whole,
@@ -393,4 +395,56 @@ def test_bundled_comparison_sheet_keeps_rows_and_headings_whole(qtbot: QtBot, pa
     lay_out_pages(doc)
     assert split_rows(doc) == []
     assert keep_headings_with_next(doc) == 0
+    del writer
+
+
+def _needless_breaks(doc: QTextDocument, margin: float) -> list[int]:
+    """Tables continued on a new page whose header and first row would have fitted on
+    the page before, below the end of the table they continue and above the bottom
+    margin (``margin``, in the layout's units)."""
+    page = doc.pageSize().height()
+    layout = doc.documentLayout()
+    always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+    tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    found = []
+    for at, (before, after) in enumerate(pairwise(tables), 1):
+        if not after.format().pageBreakPolicy() & always:
+            continue
+        if after.columns() != before.columns() or after.firstPosition() > before.lastPosition() + 2:
+            continue  # not a continuation of the table before it
+        end = layout.blockBoundingRect(doc.findBlock(before.lastPosition())).bottom()
+        for column in range(before.columns()):
+            cell = before.cellAt(before.rows() - 1, column)
+            end = max(end, layout.blockBoundingRect(cell.lastCursorPosition().block()).bottom())
+        room = (end // page + 1) * page - margin - end
+        heads = after.format().headerRowCount()
+        top = layout.blockBoundingRect(after.cellAt(0, 0).firstCursorPosition().block()).top()
+        first_row_bottom = max(
+            layout.blockBoundingRect(after.cellAt(heads, c).lastCursorPosition().block()).bottom()
+            for c in range(after.columns())
+        )
+        if first_row_bottom - top < room - 0.01 * page:
+            found.append(at)
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize(
+    "name",
+    ["llama-70b-two-4090s.json", "single-rtx-4090.json", "three-way-comparison.json"],
+)
+def test_no_page_is_left_near_empty_by_a_break_made_earlier(
+    qtbot: QtBot, paper: str, name: str
+) -> None:
+    """A row moved to a new page moves what follows it; a break made for a row that has
+    since moved on would leave a page nearly empty (the 70B sheet's sources list sat as
+    two lines on a page of its own)."""
+    doc = build_document(_example(name))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = pdf_writer(buffer, paper)
+    paginate(doc, writer)
+    lay_out_pages(doc)
+    assert split_rows(doc) == []
+    assert _needless_breaks(doc, MARGIN_CM / 2.54 * writer.logicalDpiY()) == []
     del writer
