@@ -434,7 +434,7 @@ def build_section(
         # does not pass, the cost); the charts and breakdowns are in a one-build sheet
         return "".join(
             [
-                heading(1, b.name, page_break=True),
+                heading(1, b.name),
                 summary_html(sheet, b),
                 heading(2, "Parts"),
                 parts_html(sheet, b, refs),

@@ -158,18 +158,39 @@ def _first_line_top(layout: QAbstractTextDocumentLayout, block: QTextBlock) -> f
     return top + lines.lineAt(0).y() if lines is not None and lines.lineCount() else top
 
 
+def _first_table_end(block: QTextBlock) -> QTextBlock:
+    """The last block of the first table after ``block`` (a section's opening table),
+    or an invalid block when none follows within a few paragraphs."""
+    after = block.next()
+    for _ in range(6):
+        if not after.isValid():
+            break
+        table = QTextCursor(after).currentTable()
+        if table is not None:
+            last = table.cellAt(table.rows() - 1, table.columns() - 1)
+            return last.lastCursorPosition().block()
+        after = after.next()
+    return QTextBlock()
+
+
 def _orphan_heading(doc: QTextDocument) -> QTextBlock | None:
-    """The first heading that ends a page with what it heads on the next one."""
+    """The first heading that ends a page with what it heads on the next one: for a
+    section heading (level 2 and below) its next paragraph, table or chart; for a
+    build's title (level 1) the whole table that opens its section."""
     page = doc.pageSize().height()
     layout = doc.documentLayout()
     always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
     block = doc.begin()
     while block.isValid():
         fmt = block.blockFormat()
+        level = fmt.headingLevel()
         after = _next_content(block)
-        if fmt.headingLevel() >= 2 and not fmt.pageBreakPolicy() & always and after.isValid():
+        if level >= 1 and not fmt.pageBreakPolicy() & always and after.isValid():
             here = int(layout.blockBoundingRect(block).top() // page)
             there = int(_first_line_top(layout, after) // page)
+            end = _first_table_end(block) if level == 1 else QTextBlock()
+            if end.isValid():
+                there = max(there, int((layout.blockBoundingRect(end).bottom() - 0.5) // page))
             if there > here:
                 return block
         block = block.next()
@@ -296,8 +317,25 @@ def _split_table(doc: QTextDocument, table: QTextTable, row: int) -> None:
     cursor.endEditBlock()
 
 
+def _heading_before(doc: QTextDocument, table: QTextTable) -> QTextBlock | None:
+    """The heading right above ``table`` (empty blocks between them skipped), if any."""
+    block = doc.findBlock(table.firstPosition()).previous()
+    while block.isValid() and not block.text().strip():
+        block = block.previous()
+    if block.isValid() and block.blockFormat().headingLevel() >= 1:
+        return block
+    return None
+
+
 def _keep_row_whole(doc: QTextDocument, index: int, row: int) -> None:
     table = _tables(doc)[index]
+    if row <= table.format().headerRowCount():
+        heading = _heading_before(doc, table)
+        always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
+        if heading is not None and not heading.blockFormat().pageBreakPolicy() & always:
+            # the whole table moves: its heading goes with it
+            _move_heading(doc, heading)
+            return
     start = table.firstPosition()
     _split_table(doc, table, row)
     # lay out again from the split table on (what is above it has not moved)

@@ -428,18 +428,40 @@ def _needless_breaks(doc: QTextDocument, margin: float) -> list[int]:
     return found
 
 
+def _exported_sheet(name: str, monkeypatch: pytest.MonkeyPatch) -> BuildSheet:
+    """The sheet ``rigforge export`` makes of a bundled example (its own workload and
+    systems)."""
+    import argparse
+
+    import gui.pdf
+    from gui import cli_export
+
+    made: list[BuildSheet] = []
+    monkeypatch.setattr(gui.pdf, "export_sheet", lambda _path, sheet, _paper: made.append(sheet))
+    parser = argparse.ArgumentParser()
+    cli_export.add_arguments(parser)
+    path = Path(str(resources.files("resources.examples").joinpath(name)))
+    cli_export.run(parser.parse_args([str(path), "-o", "unused.pdf"]))
+    return made[0]
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize(
     "name",
-    ["llama-70b-two-4090s.json", "single-rtx-4090.json", "three-way-comparison.json"],
+    [
+        "llama-70b-two-4090s.json",
+        "single-rtx-4090.json",
+        "three-way-comparison.json",
+        "local-llm-2026.json",
+    ],
 )
 def test_no_page_is_left_near_empty_by_a_break_made_earlier(
-    qtbot: QtBot, paper: str, name: str
+    qtbot: QtBot, paper: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A row moved to a new page moves what follows it; a break made for a row that has
     since moved on would leave a page nearly empty (the 70B sheet's sources list sat as
     two lines on a page of its own)."""
-    doc = build_document(_example(name))
+    doc = build_document(_exported_sheet(name, monkeypatch))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = pdf_writer(buffer, paper)
