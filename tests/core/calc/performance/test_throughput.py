@@ -73,21 +73,28 @@ def test_precision_follows_architecture() -> None:
 
 
 def test_an_fp8_card_whose_fp8_rate_no_source_gives_is_not_called_fp8_less() -> None:
-    """Ada has FP8 tensor cores (NVIDIA Ada whitepaper), so an RTX 4080 running fp8 is not
-    "fp8 needs Ada or Hopper": its fp8 rate is not in the catalog, so it is estimated at
-    its 16-bit rate and says why, the recipe is not failed as impossible, and a ranking
-    on fp8 (Suggest) leaves the card out and names it."""
+    """Ada has FP8 tensor cores (NVIDIA Ada whitepaper), so an Ada card running fp8 is not
+    "fp8 needs Ada or Hopper": where its fp8 rate is not in the catalog (here an RTX 4080
+    whose FP8 figure is taken away), it is estimated at its 16-bit rate and says why, and
+    the recipe is not failed as impossible. A ranking on fp8 (Suggest) leaves a card
+    without a sourced fp8 rate out and names it (the RTX PRO 4500 Blackwell: no tensor
+    rate of its datasheet is in the catalog)."""
     from core.calc import analyze
     from core.calc.suggest.signable import precision_rate_known, precision_supported
     from core.catalog.builds import default_build
     from core.text.throughput import precision_text
 
-    rtx_4080 = gpu("RTX 4080")
-    assert rtx_4080.architecture == "ada" and rtx_4080.tensor_tflops.fp8 is None
+    sourced = gpu("RTX 4080")
+    assert sourced.tensor_tflops.fp8 == 195  # FP32 accumulate: its FP16-accumulate rate
+    rtx_4080 = sourced.model_copy(
+        update={"tensor_tflops": sourced.tensor_tflops.model_copy(update={"fp8": None})}
+    )
+    assert rtx_4080.architecture == "ada"
     mode = compute_mode(rtx_4080, "fp8")
     assert mode.note == "fp8_rate_unknown_fp16_used" and mode.precision == "fp16"
     assert "no source gives" in precision_text(mode.note)
     assert precision_supported(rtx_4080, "fp8") and not precision_rate_known(rtx_4080, "fp8")
+    assert compute_mode(sourced, "fp8").precision == "fp8"
     catalog = load_catalog()
     build = default_build(catalog).model_copy(update={"gpu": rtx_4080})
     workload = make_workload(find_preset("llama-3.1-8b"), precision="fp8", task="lora")
@@ -96,24 +103,45 @@ def test_an_fp8_card_whose_fp8_rate_no_source_gives_is_not_called_fp8_less() -> 
     from core.calc.suggest.search import suggest
     from core.models.suggest import SuggestRequest
 
+    pro_4500 = gpu("rtx-pro-4500-blackwell")
+    assert pro_4500.tensor_tflops.fp8 is None and precision_supported(pro_4500, "fp8")
     result = suggest(workload, SuggestRequest(budget_usd=8_000, max_gpus=1), catalog)
-    assert "rtx-4080" in result.unknown_fit_part_ids
-    assert all(s.build.gpu.id != "rtx-4080" for s in result.front)
+    assert "rtx-pro-4500-blackwell" in result.unknown_fit_part_ids
+    assert all(s.build.gpu.id != "rtx-pro-4500-blackwell" for s in result.front)
 
 
 def test_matrix_units_whose_rate_no_source_gives_are_not_called_missing() -> None:
-    """The RTX PRO 5000 Blackwell has tensor cores and the Radeon PRO W7900 AMD's WMMA
+    """The RTX PRO 4500 Blackwell has tensor cores and the Radeon RX 9070 XT AMD's WMMA
     units, but the catalog has no 16-bit rate for either: fp16 work is estimated at the
     FP32 rate as a lower bound and says why, not "no tensor cores" (which a GTX 1080 Ti,
     Pascal, truly has not). Intel's Arc Pro B60 has an XMX bf16 rate in the catalog (98.3
     TFLOPS, from NVIDIA's aiconfigurator system file): bf16 runs on its XMX engines."""
-    for gpu_id in ("rtx-pro-5000-blackwell", "radeon-pro-w7900"):
+    for gpu_id in ("rtx-pro-4500-blackwell", "rx-9070-xt"):
         mode = compute_mode(gpu(gpu_id), "fp16")
         assert mode.note == "tensor_rate_unknown_fp32" and not mode.tensor_cores
     assert compute_mode(gpu("GTX 1080 Ti"), "fp16").note == "no_tensor_cores_fp32"
     b60 = gpu("arc-pro-b60")
     mode = compute_mode(b60, "bf16")
     assert mode.tensor_cores and mode.peak_flops == b60.tensor_tflops.bf16 * 1e12  # type: ignore[operator]
+
+
+def test_geforce_16_bit_rates_with_fp32_accumulate_are_half_the_fp16_accumulate_rate() -> None:
+    """NVIDIA's whitepapers give GeForce cards FP16/BF16 with FP32 accumulate at half the
+    FP16-accumulate rate (RTX 4090: 165.2 vs 330.3; RTX 5090: 209.5 vs 419) and FP8 with
+    FP32 accumulate at the FP16-accumulate rate; the cards whose only sourced figure is
+    the FP16-accumulate one carry the rates that follow (RTX 4060 Ti 16GB: Wikipedia's 88,
+    NVIDIA's 353 AI TOPS = 4 x 88.25), and the RTX PRO 5000 (the PRO 6000's GB202 chip)
+    the RTX PRO ratios of the PRO whitepaper from its datasheet's 2,064 sparse AI TOPS."""
+    for gpu_id, acc16, fp16, fp8 in (
+        ("rtx-4060-ti-16gb", 88, 44, 88),
+        ("rtx-4080-super", 209, 104.5, 209),
+        ("rtx-5060-ti-16gb", 95, 47.5, 95),
+    ):
+        rates = gpu(gpu_id).tensor_tflops
+        assert (rates.fp16_acc16, rates.fp16, rates.bf16, rates.fp8) == (acc16, fp16, fp16, fp8)
+    pro = gpu("rtx-pro-5000-blackwell").tensor_tflops
+    assert (pro.fp4, pro.fp8, pro.fp16, pro.tf32) == (2064 / 2, 2064 / 4, 2064 / 8, 2064 / 16)
+    assert compute_mode(gpu("rtx-4060-ti-16gb"), "bf16").peak_flops == 44e12
 
 
 def test_geforce_turing_fp16_peak_is_quarter_of_int8() -> None:
