@@ -2,10 +2,13 @@
 
 Reads ``resources/benchmarks/llm_moe_offload_published.csv`` and
 ``llm_speculative_published.csv``; each resolved row (its ``rigforge_*`` columns) is
-predicted on ``rig_for`` its GPU with the stated host bandwidth. Speculative rows compare
-the speed-up over the same rig's plain decode (the published acceptance, the ratio of
-accepted to drafted tokens, is turned into the per-token acceptance the model takes:
-r = α(1 − α^K) / ((1 − α) K)). No constant here is fitted on these rows.
+predicted on ``rig_for`` its GPU with the stated host bandwidth, or on its prebuilt
+system (``rigforge_system``). Speculative rows compare the speed-up over the same rig's
+plain decode (the published acceptance, the ratio of accepted to drafted tokens, is
+turned into the per-token acceptance the model takes: r = α(1 − α^K) / ((1 − α) K); a
+row without a stated draft length runs llama.cpp's default). The one constant these rows
+fit, ``verify_token_share``, is also refitted leaving each source out in turn, and each
+source is predicted with the value the others give.
 
 Run: .venv/bin/python -m tools.fit.check_serving_2026
 """
@@ -13,15 +16,21 @@ Run: .venv/bin/python -m tools.fit.check_serving_2026
 from __future__ import annotations
 
 import csv
+import dataclasses
+import math
 import re
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.calc.inference import constants
 from core.calc.inference.memory import inference_memory
 from core.calc.rig import rig_for, serving_speed
+from core.calc.system import serve_system
 from core.catalog import load_catalog
+from core.catalog.systems import find_system
 from core.models.parts import GPU
+from core.models.system import System
 from core.models.workload import Serving, Workload
 from core.workloads import find_preset, make_workload
 
@@ -46,21 +55,24 @@ def _first_number(text: str) -> float | None:
     return float(found.group()) if found else None
 
 
-def _resolved(name: str) -> Iterator[tuple[dict[str, str], GPU, Workload]]:
-    """Each row of ``name`` that names a catalog GPU and a preset (its ``rigforge_*``
-    columns), with them."""
+def _resolved(name: str) -> Iterator[tuple[dict[str, str], GPU | None, System | None, Workload]]:
+    """Each row of ``name`` that names a catalog GPU or prebuilt system and a preset (its
+    ``rigforge_*`` columns), with them."""
     catalog = load_catalog()
     with (BENCH / name).open(newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            if row["rigforge_gpu"]:
-                gpu = catalog.gpu(row["rigforge_gpu"])
+            gpu = catalog.gpu(row["rigforge_gpu"]) if row["rigforge_gpu"] else None
+            system_name = row.get("rigforge_system") or ""
+            system = find_system(system_name) if system_name else None
+            if gpu is not None or system is not None:
                 workload = make_workload(find_preset(row["rigforge_model"]), task="inference")
-                yield row, gpu, workload
+                yield row, gpu, system, workload
 
 
 def moe_rows() -> list[tuple[str, float, float]]:
     out = []
-    for row, gpu, workload in _resolved("llm_moe_offload_published.csv"):
+    for row, gpu, _system, workload in _resolved("llm_moe_offload_published.csv"):
+        assert gpu is not None
         prompt = int(row["prompt_tokens"] or 1)
         gen = int(row["gen_tokens"] or 1)
         serving = Serving(
@@ -85,10 +97,23 @@ def moe_rows() -> list[tuple[str, float, float]]:
     return out
 
 
-def speculative_rows() -> list[tuple[str, float, float]]:
+def _decode_speed(
+    gpu: GPU | None, system: System | None, workload: Workload, serving: Serving
+) -> float:
+    if system is not None:
+        speed = serve_system(system, workload.model_copy(update={"serving": serving})).speed
+        return speed.decode_tokens_s_per_stream
+    assert gpu is not None
+    speed = serving_speed(workload, serving, rig_for(gpu, 1), max_streams=1, curves=False)
+    return speed.decode_tokens_s_per_stream
+
+
+def speculative_rows() -> list[tuple[str, str, float, float]]:
+    """(label, source, predicted speed-up, measured speed-up) of each resolved row."""
     out = []
-    for row, gpu, workload in _resolved("llm_speculative_published.csv"):
-        drafted = int(_first_number(row["draft_tokens"]) or 1)
+    for row, gpu, system, workload in _resolved("llm_speculative_published.csv"):
+        default = constants.SPECULATIVE_DEFAULTS[row["method"]].draft_tokens
+        drafted = int(_first_number(row["draft_tokens"]) or default)
         ratio = _first_number(row["acceptance_rate"]) or 0.0
         ratio = ratio / 100 if ratio > 1 else ratio
         alpha = per_token_acceptance(ratio, drafted)
@@ -101,21 +126,62 @@ def speculative_rows() -> list[tuple[str, float, float]]:
                 "draft_model": row["rigforge_draft"] or None,
             }
         )
-        speeds = [
-            serving_speed(workload, s, rig_for(gpu, 1), max_streams=1, curves=False)
-            for s in (plain, spec)
-        ]
-        predicted = speeds[1].decode_tokens_s_per_stream / speeds[0].decode_tokens_s_per_stream
+        base, fast = (_decode_speed(gpu, system, workload, s) for s in (plain, spec))
         measured = float(row["speculative_tokens_s"]) / float(row["baseline_tokens_s"])
         label = f"{row['gpu_model']} {row['target_model']} {row['method']} K={drafted}"
-        out.append((label, predicted, measured))
+        out.append((label, row["source"], fast / base, measured))
     return out
 
 
-def _report(name: str, rows: list[tuple[str, float, float]]) -> float | None:
+def _with_verify_share(share: float) -> dict[str, constants.EngineConstants]:
+    """Set every engine's ``verify_token_share`` to ``share``; returns the old constants."""
+    engines = constants.FITTED.engines
+    saved = dict(engines)
+    for key, value in saved.items():
+        engines[key] = dataclasses.replace(value, verify_token_share=share)
+    return saved
+
+
+def _median_error(rows: list[tuple[str, str, float, float]]) -> float:
+    return statistics.median(abs(100.0 * (p / m - 1.0)) for _l, _s, p, m in rows)
+
+
+def _fit_share(sources: set[str]) -> float:
+    """The ``verify_token_share`` (on a 0.01 grid) with the least median error over the
+    rows of ``sources``."""
+    best = (math.inf, 0.0)
+    for step in range(0, 101, 2):
+        share = step / 100
+        saved = _with_verify_share(share)
+        try:
+            rows = [r for r in speculative_rows() if r[1] in sources]
+        finally:
+            constants.FITTED.engines.update(saved)
+        best = min(best, (_median_error(rows), share))
+    return best[1]
+
+
+def leave_one_source_out() -> list[tuple[str, str, float, float]]:
+    """Each source's rows predicted with the share fitted on the other sources."""
+    rows = speculative_rows()
+    sources = sorted({r[1] for r in rows})
+    out = []
+    for source in sources:
+        share = _fit_share(set(sources) - {source})
+        saved = _with_verify_share(share)
+        try:
+            held = [r for r in speculative_rows() if r[1] == source]
+        finally:
+            constants.FITTED.engines.update(saved)
+        print(f"  without {source[:60]}: share {share:.2f}, its rows {_median_error(held):.1f} %")
+        out.extend(held)
+    return out
+
+
+def _report(name: str, rows: list[tuple[str, str, float, float]]) -> float | None:
     print(f"== {name}")
     errors = []
-    for label, predicted, measured in rows:
+    for label, _source, predicted, measured in rows:
         error = 100.0 * (predicted / measured - 1.0)
         errors.append(abs(error))
         print(f"{label:70s} predicted {predicted:8.2f} measured {measured:8.2f} {error:+6.1f} %")
@@ -127,8 +193,10 @@ def _report(name: str, rows: list[tuple[str, float, float]]) -> float | None:
 
 
 def main() -> None:
-    _report("experts in host RAM (--n-cpu-moe)", moe_rows())
+    _report("experts in host RAM (--n-cpu-moe)", [(a, "", b, c) for a, b, c in moe_rows()])
     _report("speculative decoding: speed-up over plain decode", speculative_rows())
+    print("== speculative decoding, leaving one source out (verify_token_share refitted)")
+    _report("speculative decoding, each source predicted from the others", leave_one_source_out())
 
 
 if __name__ == "__main__":

@@ -82,11 +82,12 @@ class EngineConstants:
     """Rows per expert at which a micro-batch's expert products reach half the dense rate
     (a prompt micro-batch of U tokens gives each of E experts U × k / E rows); llama.cpp's
     64 from a scan over its published MoE prompt rows (docs/inference-model.md)."""
-    verify_token_share: float = 0.30
+    verify_token_share: float = 0.34
     """Speculative decoding: each drafted token a verify step checks costs this share of
     a plain (one-token) step's memory time, for the engine's small-batch kernels. Fitted
     on the published llama.cpp speed-ups (``tools/fit/check_serving_2026.py``: MTP heads
-    and a draft model, 9 rows); the other engines share it (no published rows)."""
+    and draft models, 17 rows from 5 sources, on NVIDIA, AMD and Apple GPUs); the other
+    engines share it (no published rows)."""
     basis: str = ""
     """What the engine's constants were fitted on, in a user's words (shown with its
     estimates)."""

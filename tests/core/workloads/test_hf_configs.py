@@ -49,7 +49,7 @@ the 0.62 B of input and output tables)."""
 
 
 def test_all_files_are_there() -> None:
-    assert len(FILES) == 24
+    assert len(FILES) == 31
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -86,6 +86,19 @@ def test_llama_32_3b_exact() -> None:
     assert arch.params_total == 3_212_749_824
     assert arch.embedding_params == v * h
     assert (arch.heads, arch.kv_heads, arch.head_dim, arch.layers) == (24, 8, 128, 28)
+
+
+def test_qwen25_7b_exact_with_its_attention_biases() -> None:
+    """Qwen2 layers add a bias to the q, k and v projections (not o); untied head.
+    Qwen's model card: "Number of Parameters: 7.61B"."""
+    arch = _arch("qwen2.5-7b")
+    h, f, v, kv = 3584, 18944, 152064, 4 * 128
+    attention = (h * h + h) + 2 * (h * kv + kv) + h * h
+    layer = attention + 3 * h * f + 2 * h  # q k v o, gate up down, 2 norms
+    assert layer == 233_057_792
+    assert 2 * v * h + 28 * layer + h == 7_615_616_512
+    assert arch.params_total == 7_615_616_512
+    assert (arch.heads, arch.kv_heads, arch.head_dim, arch.layers) == (28, 4, 128, 28)
 
 
 def test_llama_31_8b_exact() -> None:
