@@ -1,4 +1,4 @@
-"""Streaming multiprocessors of a GPU, from its sourced FP32 peak and boost clock.
+"""Streaming multiprocessors of a GPU: the sourced count, or from its FP32 peak and boost clock.
 
 Both models bound the DRAM bandwidth a kernel reaches by what the SMs keep in flight
 (Little's law: bytes in flight per SM over the memory latency), so both count SMs here.
@@ -22,7 +22,10 @@ Turing 64, Ada, Hopper and Blackwell 128)."""
 
 
 def sm_count(gpu: GPU) -> float | None:
-    """SMs from the FP32 peak, the boost clock and the lanes per SM (``None`` if unknown)."""
+    """SMs as a source gives them, else from the FP32 peak, the boost clock and the lanes
+    per SM (``None`` if unknown)."""
+    if gpu.sm_count is not None:
+        return float(gpu.sm_count)
     lanes = LANES_PER_SM.get(gpu.architecture)
     if lanes is None or gpu.fp32_tflops is None or not gpu.boost_clock_mhz:
         return None

@@ -135,6 +135,9 @@ class GPU(Part):
     """Clock the maker guarantees under sustained load at board power."""
     boost_clock_mhz: Annotated[float, Field(ge=50, le=10_000)] | None = None
     """Rated boost clock; the peak TFLOPS figures are at this clock."""
+    sm_count: Annotated[int, Field(ge=1, le=1_000)] | None = None
+    """Streaming multiprocessors where a source gives the count; otherwise it follows
+    from the FP32 peak and the boost clock (``core.calc.sms``)."""
     pcie_gen: PcieGen
     pcie_lanes: LaneCount = 16
     nvlink_gb_s: Annotated[float, Field(ge=1, le=100_000)] | None = None

@@ -188,6 +188,7 @@ FITTED_FIELDS = {
     "tensorrt-llm": (*PER_TOKEN, "prefill_efficiency", "per_sm_gb_s", "gqa_reread_share"),
     "transformers": PER_TOKEN + PREFILL,
     "exllamav2": PER_TOKEN + PREFILL,
+    "sglang": (*PER_TOKEN, "per_sm_gb_s"),
 }
 """What each engine's rows fit. llama.cpp's December 2023 build (XiongjieDai's ``./main``
 tables) is its own entry: its prompt kernels and per-token costs, the hardware's bandwidth
@@ -198,10 +199,9 @@ llama.cpp's per-SM bound), so that bound is its own. TensorRT-LLM's rows that
 resolve are all fp8 (its only block-quantised rows, Jan's AWQ runs, name Mistral 7B v0.2,
 which has no preset): nothing tells its quantised prompt rate, which stays 1.0. Its decode
 attention re-reads shared KV heads where its XQA kernel does not apply
-(``gqa_reread_share``). SGLang is
-not fitted: most of its published rows run on the H20, whose few SMs for its bandwidth
-the model cannot see (no rated boost clock, so no SM count), and its constants would
-absorb that card's quirk (docs/inference-model.md)."""
+(``gqa_reread_share``). SGLang's rows (most on the H20, whose SM count the catalog
+carries) fit its decode: bytes in flight per SM and its costs per layer and token; it has
+no published prompt rows."""
 
 
 def context_pairs(items: Sequence[Resolved]) -> list[tuple[Resolved, Resolved]]:

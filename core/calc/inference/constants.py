@@ -297,9 +297,11 @@ FITTED = InferenceConstants(
         ),
         "sglang": EngineConstants(
             bandwidth_efficiency=_LLAMA_CPP.bandwidth_efficiency,
-            per_sm_gb_s=_LLAMA_CPP.per_sm_gb_s,
-            layer_overhead_s=10e-6,
-            token_overhead_s=1.0e-3,
+            # its own bytes in flight per SM (fitted: 19.0 GB/s, as TensorRT-LLM's 19.1,
+            # fitted apart) and a cost per layer; no cost per step beyond them
+            per_sm_gb_s=19.05,
+            layer_overhead_s=70.6e-6,
+            token_overhead_s=1.0e-6,
             prefill_efficiency=0.6,
             prefill_quant_efficiency=0.45,
             hop_s=0.3e-3,
@@ -308,9 +310,9 @@ FITTED = InferenceConstants(
             graphs_gib=0.7,
             ubatch=8192,
             basis=(
-                "not fitted: most published SGLang rows run on the H20, whose few SMs for "
-                "its bandwidth the model cannot see; shared bandwidth constants, assumed "
-                "small per-token costs"
+                "decode fitted on 28 published SGLang rows (Qwen's speed benchmark on the "
+                "H20, LMSYS's gpt-oss runs on H100 and B200): its own bytes in flight per "
+                "SM and cost per layer; prompt kernels not fitted (no published rows)"
             ),
         ),
         "transformers": EngineConstants(

@@ -49,7 +49,7 @@ the 0.62 B of input and output tables)."""
 
 
 def test_all_files_are_there() -> None:
-    assert len(FILES) == 31
+    assert len(FILES) == 34
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
