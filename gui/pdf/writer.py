@@ -13,6 +13,7 @@ place, so a failure never leaves a partial file.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -173,14 +174,14 @@ def _first_table_end(block: QTextBlock) -> QTextBlock:
     return QTextBlock()
 
 
-def _orphan_heading(doc: QTextDocument) -> QTextBlock | None:
-    """The first heading that ends a page with what it heads on the next one: for a
-    section heading (level 2 and below) its next paragraph, table or chart; for a
-    build's title (level 1) the whole table that opens its section."""
+def _orphan_heading(doc: QTextDocument, start: int = 0) -> QTextBlock | None:
+    """The first heading from position ``start`` on that ends a page with what it heads
+    on the next one: for a section heading (level 2 and below) its next paragraph, table
+    or chart; for a build's title (level 1) the whole table that opens its section."""
     page = doc.pageSize().height()
     layout = doc.documentLayout()
     always = QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore
-    block = doc.begin()
+    block = doc.findBlock(start) if start else doc.begin()
     while block.isValid():
         fmt = block.blockFormat()
         level = fmt.headingLevel()
@@ -227,20 +228,23 @@ def lay_out_pages(doc: QTextDocument, limit: int = 150) -> None:
     """Keep rows whole and headings with what they head, fixing the first problem in
     reading order each time: a fix only moves what follows it, so no page break made
     earlier is left standing for content that has since moved on (which left pages
-    nearly empty)."""
+    nearly empty), and the next search starts where the last fix was made."""
+    start = 0
     for _ in range(limit):
-        heading = _orphan_heading(doc)
-        rows = split_rows(doc)
+        heading = _orphan_heading(doc, start)
+        split = _first_split_row(doc, start)
         row_at = None
-        if rows:
-            index, row = rows[0]
-            row_at = _tables(doc)[index].cellAt(row, 0).firstPosition()
+        if split is not None:
+            row_at = _tables(doc)[split[0]].cellAt(split[1], 0).firstPosition()
         if heading is None and row_at is None:
             return
         if heading is not None and (row_at is None or heading.position() < row_at):
+            start = heading.position()
             _move_heading(doc, heading)
         else:
-            _keep_row_whole(doc, *rows[0])
+            assert split is not None
+            start = _tables(doc)[split[0]].firstPosition()
+            _keep_row_whole(doc, *split)
 
 
 def _tables(doc: QTextDocument) -> list[QTextTable]:
@@ -262,18 +266,29 @@ def _row_span(
     return min(tops), max(bottoms)
 
 
-def split_rows(doc: QTextDocument) -> list[tuple[int, int]]:
-    """On a paginated ``doc``: (table, row) of every body row that starts on one page and
-    ends on the next. Rows taller than half a page are left to break."""
+def _row_splits(doc: QTextDocument, start: int = 0) -> Iterator[tuple[int, int]]:
+    """(table, row) of each body row that starts on one page and ends on the next, in
+    the tables that end at ``start`` or after. Rows taller than half a page are left to
+    break."""
     page = doc.pageSize().height()
     layout = doc.documentLayout()
-    found = []
     for index, table in enumerate(_tables(doc)):
+        if table.lastPosition() < start:
+            continue
         for row in range(table.format().headerRowCount(), table.rows()):
             top, bottom = _row_span(layout, table, row)
             if int(top // page) != int((bottom - 0.5) // page) and bottom - top < page / 2:
-                found.append((index, row))
-    return found
+                yield index, row
+
+
+def split_rows(doc: QTextDocument) -> list[tuple[int, int]]:
+    """On a paginated ``doc``: (table, row) of every body row that starts on one page and
+    ends on the next. Rows taller than half a page are left to break."""
+    return list(_row_splits(doc))
+
+
+def _first_split_row(doc: QTextDocument, start: int) -> tuple[int, int] | None:
+    return next(_row_splits(doc, start), None)
 
 
 def _copy_cell(doc: QTextDocument, source: QTextTableCell, target: QTextTableCell) -> None:
