@@ -365,11 +365,12 @@ FITTED = InferenceConstants(
             moe_half_rows=0.0,
         ),
         "llama.cpp@metal": _on_backend(
-            0.834,
-            0.851,
+            0.896,
+            0.847,
             1.0,
-            "llama.cpp on Metal: fitted on 16 published llama-bench rows of M3 Ultra, "
-            "M4 Max and M4 Pro Macs (llama.cpp discussion #4167, as quoted)",
+            "llama.cpp on Metal: fitted on 31 published rows of M3 Ultra, M4 Max and M4 "
+            "Pro Macs (llama-bench rows of llama.cpp discussion #4167, as quoted; "
+            "draftbench's llama-server decode rows on an M4 Max)",
         ),
         "llama.cpp@sycl": replace(
             _LLAMA_CPP,
