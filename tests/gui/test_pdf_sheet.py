@@ -468,5 +468,6 @@ def test_no_page_is_left_near_empty_by_a_break_made_earlier(
     paginate(doc, writer)
     lay_out_pages(doc)
     assert split_rows(doc) == []
+    assert keep_headings_with_next(doc) == 0  # no heading (a build's title) left alone
     assert _needless_breaks(doc, MARGIN_CM / 2.54 * writer.logicalDpiY()) == []
     del writer
