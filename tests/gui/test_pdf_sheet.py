@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import QBuffer, QIODevice, QUrl
-from PySide6.QtGui import QImage, QTextDocument, QTextFormat, QTextTable
+from PySide6.QtGui import QImage, QPdfWriter, QTextDocument, QTextFormat, QTextTable
 from pytestqt.qtbot import QtBot
 
 from core.calc import analyze
@@ -384,18 +386,25 @@ def test_no_table_row_is_split_between_pages(qtbot: QtBot) -> None:
     assert split_before >= 5, "too few layouts where Qt splits a row: the test proves nothing"
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_bundled_comparison_sheet_keeps_rows_and_headings_whole(qtbot: QtBot, paper: str) -> None:
-    sheet = _example("three-way-comparison.json")
-    doc = build_document(sheet)
+@contextmanager
+def _laid_out(doc: QTextDocument, paper: str) -> Iterator[QPdfWriter]:
+    """``doc`` paginated on ``paper`` and laid out as the sheet is printed; the writer
+    (whose pages the layout measures) lives until the block ends."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = pdf_writer(buffer, paper)
     paginate(doc, writer)
     lay_out_pages(doc)
-    assert split_rows(doc) == []
-    assert keep_headings_with_next(doc) == 0
+    yield writer
     del writer
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_bundled_comparison_sheet_keeps_rows_and_headings_whole(qtbot: QtBot, paper: str) -> None:
+    doc = build_document(_example("three-way-comparison.json"))
+    with _laid_out(doc, paper):
+        assert split_rows(doc) == []
+        assert keep_headings_with_next(doc) == 0
 
 
 def _needless_breaks(doc: QTextDocument, margin: float) -> list[int]:
@@ -462,12 +471,7 @@ def test_no_page_is_left_near_empty_by_a_break_made_earlier(
     since moved on would leave a page nearly empty (the 70B sheet's sources list sat as
     two lines on a page of its own)."""
     doc = build_document(_exported_sheet(name, monkeypatch))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = pdf_writer(buffer, paper)
-    paginate(doc, writer)
-    lay_out_pages(doc)
-    assert split_rows(doc) == []
-    assert keep_headings_with_next(doc) == 0  # no heading (a build's title) left alone
-    assert _needless_breaks(doc, MARGIN_CM / 2.54 * writer.logicalDpiY()) == []
-    del writer
+    with _laid_out(doc, paper) as writer:
+        assert split_rows(doc) == []
+        assert keep_headings_with_next(doc) == 0  # no heading (a build's title) left alone
+        assert _needless_breaks(doc, MARGIN_CM / 2.54 * writer.logicalDpiY()) == []
