@@ -34,9 +34,8 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def heading(level: int, text: str, *, page_break: bool = False) -> str:
-    style = ' style="page-break-before: always;"' if page_break else ""
-    return f"<h{level}{style}>{esc(text)}</h{level}>"
+def heading(level: int, text: str) -> str:
+    return f"<h{level}>{esc(text)}</h{level}>"
 
 
 def para(text: str, css: str = "") -> str:
