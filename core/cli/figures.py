@@ -25,6 +25,7 @@ SERVING_KEYS = (
 
 
 def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> dict[str, Any]:
+    from core.calc.inference.constants import default_backend
     from core.calc.inference.launch import launch_command
     from core.validation.bands import serving_bands
 
@@ -48,7 +49,8 @@ def serving_figures(served: InferenceResult, workload: Workload, rig: Rig) -> di
         "speculative_speedup": speed.speculative_speedup,
         "host_ram_gib": served.memory.host_ram_gib,
         "offloaded_to_fit": served.offloaded_to_fit,
-        "launch_command": served.launch_command or launch_command(workload, rig.count),
+        "launch_command": served.launch_command
+        or launch_command(workload, rig.count, backend=default_backend(rig.gpu.vendor)),
         "expected_error_pct": bands["decode_tokens_s_per_stream"].pct,
         "expected_error_pct_by_figure": {k: b.pct for k, b in bands.items()},
         "expected_error_basis": {k: b.basis for k, b in bands.items()},
@@ -133,7 +135,7 @@ def system_figures(served: Any, workload: Workload) -> dict[str, Any]:
         "wall_w": served.wall_w,
         "usd_per_million_tokens": cost.usd_per_million_tokens if cost else None,
         "engine_basis": served.engine_basis,
-        "launch_command": launch_command(workload, 1, nodes=served.nodes),
+        "launch_command": launch_command(workload, 1, nodes=served.nodes, backend=served.backend),
         "expected_error_pct": bands["decode_tokens_s_per_stream"].pct,
         "expected_error_pct_by_figure": {k: b.pct for k, b in bands.items()},
         "sources": list(system.sources),

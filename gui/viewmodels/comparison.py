@@ -249,7 +249,11 @@ class ComparisonViewModel(QObject):
         if isinstance(served, str):
             return name, served, None
         workload = self.session_view_model.session.workload
-        command = launch_command(workload, 1, nodes=served.nodes) if workload else None
+        command = (
+            launch_command(workload, 1, nodes=served.nodes, backend=served.backend)
+            if workload
+            else None
+        )
         return name, "\n".join(system_report(served)), command
 
     def add_system(self, system_id: str, nodes: int = 1) -> int | str:

@@ -127,7 +127,11 @@ class SystemBuildViewModel(QObject):
         verdict = checks_verdict(served.checks, served.verdict).text
         report = "\n".join(system_report(served))
         workload = session.workload
-        command = launch_command(workload, 1, nodes=served.nodes) if workload else None
+        command = (
+            launch_command(workload, 1, nodes=served.nodes, backend=served.backend)
+            if workload
+            else None
+        )
         return SystemView(self._index, plan, verdict, report, command)
 
     @staticmethod

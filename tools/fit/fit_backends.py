@@ -31,8 +31,11 @@ import numpy as np
 
 from core.calc.inference import constants
 from core.calc.system import serve_system
+from core.catalog import load_catalog
 from core.catalog.systems import find_system
 from core.models.workload import Serving
+from core.validation.inference import load_inference_rows, resolve
+from core.validation.inference import predict as predict_row
 from core.workloads import find_preset, make_workload
 from tools.fit.fit_inference import huber, nelder_mead
 
@@ -74,18 +77,21 @@ class Row:
         return self.engine if self.engine != "llama.cpp" else f"llama.cpp@{self.backend}"
 
 
-def strix_rows() -> list[Row]:
+def strix_rows(*, rocm_default_gemm: bool = False) -> list[Row]:
+    """The Strix Halo rows the backends fit: Vulkan's, and ROCm's run as the app's launch
+    command runs them, with ``ROCBLAS_USE_HIPBLASLT=1`` (``rocm_default_gemm``: instead
+    the ROCm rows run with rocBLAS's default GEMM kernels, untuned for this iGPU then)."""
     out = []
     with (BENCH / "unified_memory_calibration.csv").open(newline="", encoding="utf-8") as f:
         for r in csv.DictReader(f):
             model = STRIX_MODELS.get(r["model"])
-            if (
-                model is None
-                or "-b 256" in r["table_section"]
-                or "hipblaslt '1'" in r["table_section"]
-            ):
+            if model is None or "-b 256" in r["table_section"]:
                 continue
             backend = "vulkan" if "vulkan" in r["engine"] else "rocm"
+            if backend == "rocm" and ("hipblaslt '1'" in r["table_section"]) == rocm_default_gemm:
+                continue
+            if rocm_default_gemm and backend != "rocm":
+                continue
             out.append(
                 Row("strix-halo", "framework-desktop-128gb", "llama.cpp", backend, model[0],
                     model[1], r["metric"], int(r["prompt_tokens"] or 0), int(r["gen_tokens"] or 0),
@@ -214,6 +220,22 @@ def main() -> None:
     _print(_left_out(fitted, rows, lambda r: r.model, steps=60))
     print("== leaving one system family out (refit on the backend's other families)")
     _print(_left_out(fitted, rows, lambda r: r.family, steps=100))
+    default = strix_rows(rocm_default_gemm=True)
+    print(f"== ROCm rows without ROCBLAS_USE_HIPBLASLT=1 ({len(default)}; not fitted)")
+    for metric in ("pp", "tg"):
+        ratios = [predict(r) / r.measured for r in default if r.metric == metric]
+        print(f"{metric}: median predicted / measured {statistics.median(ratios):.2f}")
+    print("== discrete AMD cards on llama.cpp's ROCm build (published rows, never fitted)")
+    catalog = load_catalog()
+    for row in load_inference_rows(BENCH / "llm_inference_published.csv"):
+        resolved = resolve(row, catalog)
+        if isinstance(resolved, str) or resolved.gpu.vendor != "AMD":
+            continue
+        value = predict_row(resolved)
+        print(
+            f"{row.gpu_model:18s} {row.model:16s} {row.metric} {row.measured:8.1f} "
+            f"predicted {value:8.1f} ({100.0 * (value / row.measured - 1.0):+.0f} %)"
+        )
 
 
 if __name__ == "__main__":

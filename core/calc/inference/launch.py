@@ -36,25 +36,35 @@ GGUF_NAMES = {
     "mxfp4": "MXFP4",
 }
 VLLM_KV = {"fp8": "fp8", "q8_0": "fp8", "q4_0": "fp8"}
+ROCM_GEMM = "ROCBLAS_USE_HIPBLASLT=1"
+"""The environment that makes llama.cpp's ROCm build multiply with hipBLASLt, the setup
+its ROCm constants were fitted on (a Strix Halo's prompts ran 3x slower without it)."""
 
 
 def _model_name(workload: Workload) -> str:
     return workload.name.replace(" ", "-")
 
 
-def launch_command(workload: Workload, gpu_count: int, *, nodes: int = 1) -> str | None:
+def launch_command(
+    workload: Workload, gpu_count: int, *, nodes: int = 1, backend: str | None = None
+) -> str | None:
     """The command line that starts ``workload``'s engine as planned (``None`` for an
     engine without a server command: Hugging Face transformers, ExLlamaV2). ``nodes`` 2:
     two machines, llama.cpp's RPC backend (``rpc-server`` on the second, ``--rpc`` on the
-    first) or vLLM's pipeline over Ray."""
+    first) or vLLM's pipeline over Ray. ``backend``: the GPU software it runs on (the
+    serving's own, else the GPU maker's); llama.cpp on ROCm is estimated with hipBLASLt's
+    GEMM kernels, which ``ROCBLAS_USE_HIPBLASLT=1`` selects."""
     serving = workload.serving_settings
     engine = serving.engine
     if engine == "llama.cpp":
         args = _llama_cpp(workload, serving, gpu_count * nodes)
         if nodes > 1:
             args += ["--rpc", "NODE2:50052"]
-            return "rpc-server -H 0.0.0.0 -p 50052  # on the second node\n" + shlex.join(args)
-        return shlex.join(args)
+        env = f"{ROCM_GEMM} " if (serving.backend or backend) == "rocm" else ""
+        command = env + shlex.join(args)
+        if nodes > 1:
+            return f"{env}rpc-server -H 0.0.0.0 -p 50052  # on the second node\n{command}"
+        return command
     if engine == "mlx-lm":
         return shlex.join(["mlx_lm.server", "--model", _hf_id(workload)])
     if engine == "vllm":

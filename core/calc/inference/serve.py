@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.calc.inference.constants import FITTED, InferenceConstants
+from core.calc.inference.constants import FITTED, InferenceConstants, default_backend
 from core.calc.inference.launch import launch_command
 from core.calc.inference.memory import experts_to_fit, inference_memory, memory_fixes
 from core.calc.inference.model import GIB, LlmShape
@@ -60,7 +60,7 @@ def serve(
         engine_basis=constants.engine(
             serving.engine, gpu.vendor, serving.backend, serving.engine_build
         ).basis,
-        launch_command=launch_command(workload, count),
+        launch_command=launch_command(workload, count, backend=default_backend(gpu.vendor)),
         offloaded_to_fit=moved,
     )
 
