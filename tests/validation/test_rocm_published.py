@@ -31,7 +31,7 @@ def test_rocm_prompt_rates_carry_from_the_strix_halo_to_discrete_radeon_cards() 
     """The three published prompt runs (Mistral 7B Q4_K_M pp512 at 2,893 and 2,558
     tokens/s, Llama-2 7B Q4_0 at a 3,968-token prompt at 2,576) were read 80 % slow while
     ROCm's constants came from the iGPU's default rocBLAS runs, three times slower than
-    its hipBLASLt runs; with hipBLASLt's they are within 45 %."""
+    its hipBLASLt runs; with the hipBLASLt constants they are within 45 %."""
     rows = _discrete_rdna3_prompt_rows()
     assert len(rows) == 3
     for gpu, measured, predicted in rows:

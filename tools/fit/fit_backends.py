@@ -77,10 +77,26 @@ class Row:
         return self.engine if self.engine != "llama.cpp" else f"llama.cpp@{self.backend}"
 
 
-def strix_rows(*, rocm_default_gemm: bool = False) -> list[Row]:
+ROCM_ASIDE = ("default GEMM", "HIP build, flash attention")
+"""The Strix Halo's ROCm runs of other setups than the one the app estimates: rocBLAS's
+default GEMM kernels (untuned for this iGPU in those builds; the launch command sets
+``ROCBLAS_USE_HIPBLASLT=1``), and flash attention in a HIP build without rocWMMA (its
+vector kernel; the app assumes flash attention on the matrix cores, as the rocWMMA build
+runs it)."""
+
+
+def _rocm_setup(r: dict[str, str]) -> str | None:
+    """Which of ``ROCM_ASIDE`` a ROCm row ran, or ``None``: the setup the app estimates."""
+    if "hipblaslt '1'" not in r["table_section"]:
+        return ROCM_ASIDE[0]
+    if "-fa 1" in r["flash_attention"] and "rocwmma" not in r["engine"]:
+        return ROCM_ASIDE[1]
+    return None
+
+
+def strix_rows(*, aside: str | None = None) -> list[Row]:
     """The Strix Halo rows the backends fit: Vulkan's, and ROCm's run as the app's launch
-    command runs them, with ``ROCBLAS_USE_HIPBLASLT=1`` (``rocm_default_gemm``: instead
-    the ROCm rows run with rocBLAS's default GEMM kernels, untuned for this iGPU then)."""
+    command runs them (``aside``: instead the ROCm rows of that other setup)."""
     out = []
     with (BENCH / "unified_memory_calibration.csv").open(newline="", encoding="utf-8") as f:
         for r in csv.DictReader(f):
@@ -88,9 +104,7 @@ def strix_rows(*, rocm_default_gemm: bool = False) -> list[Row]:
             if model is None or "-b 256" in r["table_section"]:
                 continue
             backend = "vulkan" if "vulkan" in r["engine"] else "rocm"
-            if backend == "rocm" and ("hipblaslt '1'" in r["table_section"]) == rocm_default_gemm:
-                continue
-            if rocm_default_gemm and backend != "rocm":
+            if (_rocm_setup(r) if backend == "rocm" else None) != aside:
                 continue
             out.append(
                 Row("strix-halo", "framework-desktop-128gb", "llama.cpp", backend, model[0],
@@ -220,11 +234,12 @@ def main() -> None:
     _print(_left_out(fitted, rows, lambda r: r.model, steps=60))
     print("== leaving one system family out (refit on the backend's other families)")
     _print(_left_out(fitted, rows, lambda r: r.family, steps=100))
-    default = strix_rows(rocm_default_gemm=True)
-    print(f"== ROCm rows without ROCBLAS_USE_HIPBLASLT=1 ({len(default)}; not fitted)")
-    for metric in ("pp", "tg"):
-        ratios = [predict(r) / r.measured for r in default if r.metric == metric]
-        print(f"{metric}: median predicted / measured {statistics.median(ratios):.2f}")
+    for setup in ROCM_ASIDE:
+        aside = strix_rows(aside=setup)
+        print(f"== ROCm rows of another setup: {setup} ({len(aside)} rows; not fitted)")
+        for metric in ("pp", "tg"):
+            ratios = [predict(r) / r.measured for r in aside if r.metric == metric]
+            print(f"{metric}: median predicted / measured {statistics.median(ratios):.2f}")
     print("== discrete AMD cards on llama.cpp's ROCm build (published rows, never fitted)")
     catalog = load_catalog()
     for row in load_inference_rows(BENCH / "llm_inference_published.csv"):

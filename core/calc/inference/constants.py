@@ -349,13 +349,13 @@ FITTED = InferenceConstants(
         ),
         # llama.cpp on other GPU software (tools/fit/fit_backends.py; docs/inference-model.md)
         "llama.cpp@rocm": _on_backend(
-            0.751,
-            0.268,
-            0.275,
-            "llama.cpp on ROCm (HIP, rocWMMA) with hipBLASLt's GEMM kernels "
-            "(ROCBLAS_USE_HIPBLASLT=1, as the launch command sets): fitted on 51 published "
-            "llama-bench rows of a Strix Halo system (lhl/strix-halo-testing, August 2025 "
-            "builds)",
+            0.753,
+            0.297,
+            0.289,
+            "llama.cpp on ROCm with hipBLASLt's GEMM kernels (ROCBLAS_USE_HIPBLASLT=1, as "
+            "the launch command sets) and flash attention on the matrix cores (a rocWMMA "
+            "build): fitted on 39 published llama-bench rows of a Strix Halo system "
+            "(lhl/strix-halo-testing, August 2025 builds)",
             moe_half_rows=0.0,  # its MoE prompt rows show no few-rows penalty
         ),
         "llama.cpp@vulkan": _on_backend(
