@@ -65,6 +65,12 @@ alike ("llama 70B"); both have 80 layers of hidden size 8,192, 8 KV heads and an
 28,672, and differ only in vocabulary (32 k vs 128 k: Llama 3's weights are 2.6 % larger)."""
 _SM_TENSOR = re.compile(r"column 't/s -sm tensor")
 """A llama.cpp row measured with the experimental ``-sm tensor`` mode (pull request #19378)."""
+_BUILD = re.compile(r"\bbuild [0-9a-f]{7,}\s*\((\d+)\)")
+"""llama.cpp's build as llama-bench prints it: ``build d5cb8684 (3891)``."""
+CDNA_MATRIX_MMQ_BUILD = 5000
+"""llama.cpp's quantised matrix kernels (MMQ) use CDNA's matrix cores since pull requests
+#14624 (CDNA3, July 2025) and #14949 (CDNA1/2, July 2025); every build numbered below
+this one (about April 2025) predates both."""
 FORMAT_ALIASES = {"bnb-fp4": "nf4", "gptq-int8": "int8", "ud-q8_k_xl": "q8_0"}
 MAX_BYTES = 20 * 1024 * 1024
 
@@ -197,6 +203,18 @@ def resolve(row: InferenceRow, catalog: Catalog) -> Resolved | str:
         preset = find_preset(MODEL_ALIASES.get(row.model, row.model))
     except RigForgeError as error:
         return str(error)
+    build = _BUILD.search(row.notes)
+    if (
+        engine == "llama.cpp"
+        and row.metric == "pp"
+        and gpu.architecture.startswith("cdna")
+        and build is not None
+        and int(build.group(1)) < CDNA_MATRIX_MMQ_BUILD
+    ):
+        return (
+            f"llama.cpp build {build.group(1)} ran quantised prompts on CDNA without its "
+            "matrix cores (they came with pull request #14624, July 2025): not modelled"
+        )
     if preset.architecture.kind != "decoder":
         return f"{row.model} is not a decoder"
     kv: KvFormat = "fp8" if weights == "fp8" and engine == "tensorrt-llm" else "f16"

@@ -60,3 +60,21 @@ def test_the_launch_command_selects_the_gemm_library_rocm_was_fitted_with(
         "llama-server "
     )
     assert _launch("--gpu", "RTX 4090", capsys=capsys).startswith("llama-server ")
+
+
+def test_prompts_of_builds_before_cdnas_matrix_core_kernels_are_not_modelled() -> None:
+    """llm-tracker.info's MI300X runs (build 3891, October 2024) processed a Llama-2 7B
+    Q4_0 prompt at about 1,333 tokens/s, 1.4 % of the card's 1,307 TFLOPS FP16 matrix peak:
+    llama.cpp's quantised kernels used CDNA's matrix cores only from July 2025 (pull
+    request #14624). Their prompt rows say so instead of scoring the model; their
+    generation rows, which those kernels do not run, are still predicted."""
+    catalog = load_catalog()
+    mi300x = [
+        row
+        for row in load_inference_rows(BENCHMARKS / "llm_inference_published.csv")
+        if row.gpu_model == "MI300X"
+    ]
+    prompt = [resolve(row, catalog) for row in mi300x if row.metric == "pp"]
+    generation = [resolve(row, catalog) for row in mi300x if row.metric == "tg"]
+    assert len(prompt) == 3 and all(isinstance(r, str) and "#14624" in r for r in prompt)
+    assert len(generation) == 3 and not any(isinstance(r, str) for r in generation)
