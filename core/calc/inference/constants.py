@@ -82,6 +82,10 @@ class EngineConstants:
     """Rows per expert at which a micro-batch's expert products reach half the dense rate
     (a prompt micro-batch of U tokens gives each of E experts U × k / E rows); llama.cpp's
     64 from a scan over its published MoE prompt rows (docs/inference-model.md)."""
+    fp16_accumulate: bool = True
+    """The prompt's 16-bit matrix products accumulate in FP16 (llama.cpp's cuBLAS path,
+    ExLlamaV2's half-precision GEMMs), at the FP16-accumulate rate where a card has one;
+    ``False``: in FP32, as PyTorch and TensorRT-LLM do (half that rate on GeForce cards)."""
     verify_token_share: float = 0.34
     """Speculative decoding: each drafted token a verify step checks costs this share of
     a plain (one-token) step's memory time, for the engine's small-batch kernels. Fitted
@@ -207,10 +211,13 @@ _VLLM = EngineConstants(
     context_gib=0.5,
     graphs_gib=0.7,
     ubatch=8192,
+    fp16_accumulate=False,
     basis=(
         "fitted on 6 published vLLM rows on NVIDIA H100 and B200 (vLLM blog, "
         "2026): its cost per generated token and its bytes in flight per SM; "
-        "prompt processing as llama.cpp's (no published vLLM prompt rows)"
+        "prompt processing at llama.cpp's share of the FP32-accumulate tensor rate, "
+        "checked on 17 published vLLM first-token runs it was not fitted on (18.5 % "
+        "median)"
     ),
 )
 """vLLM on NVIDIA (CUDA graphs): its per-token cost and per-SM bound fitted on its published
@@ -289,6 +296,7 @@ FITTED = InferenceConstants(
             context_gib=0.5,
             graphs_gib=0.5,
             ubatch=8192,
+            fp16_accumulate=False,
             basis=(
                 "fitted on 72 published TensorRT-LLM 0.9.0 rows (NVIDIA's performance "
                 "page: H100, H200, L40S): its own bytes in flight per SM, costs per layer "
@@ -309,6 +317,7 @@ FITTED = InferenceConstants(
             context_gib=0.5,
             graphs_gib=0.7,
             ubatch=8192,
+            fp16_accumulate=False,
             basis=(
                 "decode fitted on 28 published SGLang rows (Qwen's speed benchmark on the "
                 "H20, LMSYS's gpt-oss runs on H100 and B200): its own bytes in flight per "
@@ -326,6 +335,7 @@ FITTED = InferenceConstants(
             reserve_fraction=None,
             context_gib=0.5,
             ubatch=100_000,
+            fp16_accumulate=False,
             basis=(
                 "fitted on 35 published Hugging Face transformers rows (Optimum's GPTQ "
                 "benchmark, A100): eager decoding, a large cost per token"

@@ -103,15 +103,19 @@ def native(gpu: GPU, compute: Compute) -> bool:
     return gpu.architecture == "blackwell"  # fp4
 
 
-def matmul_tflops(gpu: GPU, weights: WeightsFormat) -> float:
+def matmul_tflops(gpu: GPU, weights: WeightsFormat, *, fp16_accumulate: bool = True) -> float:
     """Tensor-core peak the prompt's matrix products run at with ``weights`` on ``gpu``.
 
-    16-bit products use the FP16-accumulate rate where the card has one: llama.cpp's
-    cuBLAS path computes in FP16 (ggml-cuda, ``CUBLAS_COMPUTE_16F``). INT8 and FP8 peaks
-    are used where the GPU runs the format natively; otherwise the 16-bit rate.
+    16-bit products use the FP16-accumulate rate where the card has one when
+    ``fp16_accumulate``: llama.cpp's cuBLAS path computes in FP16 (ggml-cuda,
+    ``CUBLAS_COMPUTE_16F``). PyTorch-based engines (vLLM, SGLang, transformers) and
+    TensorRT-LLM accumulate in FP32, which GeForce cards run at half their FP16-accumulate
+    rate (NVIDIA's Ada and RTX Blackwell whitepapers). INT8 and FP8 peaks are used where
+    the GPU runs the format natively; otherwise the 16-bit rate.
     """
     t = gpu.tensor_tflops
-    half = t.fp16_acc16 or t.fp16 or t.bf16 or gpu.fp32_tflops or 1.0
+    half = (t.fp16_acc16 if fp16_accumulate else None) or t.fp16 or t.bf16
+    half = half or gpu.fp32_tflops or 1.0
     compute = FORMATS[weights].compute
     if compute == "int8" and native(gpu, "int8") and t.int8_tops:
         return t.int8_tops

@@ -343,7 +343,8 @@ class _Model:
         t_kv = kv / (self.bw * ways)
         host_params = s.host_active_params(self.n_cpu_moe)
         flops = tokens * (s.decode_flops(context) - 2.0 * host_params)
-        rate = matmul_tflops(self.gpu, self.serving.weights) * 1e12 * c.prefill_efficiency
+        rate = matmul_tflops(self.gpu, self.serving.weights, fp16_accumulate=c.fp16_accumulate)
+        rate *= 1e12 * c.prefill_efficiency
         t_compute = flops / (rate * ways)
         t_overhead = s.layers * c.layer_overhead_s + c.token_overhead_s
         t_links = 0.0
@@ -408,7 +409,8 @@ class _Model:
         s, c, serving = self.shape, self.c, self.serving
         quant = FORMATS[format_].family != "float"
         efficiency = c.prefill_quant_efficiency if quant else c.prefill_efficiency
-        rate = matmul_tflops(self.gpu, format_) * 1e12 * efficiency * self.sustained
+        rate = matmul_tflops(self.gpu, format_, fp16_accumulate=c.fp16_accumulate)
+        rate *= 1e12 * efficiency * self.sustained
         batches = max(1, math.ceil(prompt / c.ubatch))
         flops = s.prefill_flops(prompt)
         if s.experts:

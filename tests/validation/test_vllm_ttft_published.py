@@ -1,0 +1,49 @@
+"""vLLM's prompt processing against published runs it was never fitted on
+(resources/benchmarks/llm_vllm_ttft_published.csv): Argonne's LLM-Inference-Bench (a
+static batch of 16 prompts of 1,024 tokens on an H100 SXM, a GH200 and an A100, 2024) and
+pegainfer's single-request runs of Qwen3 4B on an RTX 5090 (vLLM 0.19-0.22, 2026)."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import replace
+
+from core.calc.inference.constants import FITTED
+from core.catalog import load_catalog
+from core.validation.inference import Resolved, load_inference_rows, predict, resolve
+from tests.validation.test_inference_published import BENCHMARKS
+
+
+def _rows() -> list[Resolved]:
+    catalog = load_catalog()
+    out = []
+    for row in load_inference_rows(BENCHMARKS / "llm_vllm_ttft_published.csv"):
+        resolved = resolve(row, catalog)
+        assert not isinstance(resolved, str), resolved
+        out.append(resolved)
+    return out
+
+
+def test_vllm_first_token_rows_it_never_saw_are_within_20_percent() -> None:
+    rows = _rows()
+    assert len(rows) == 17
+    errors = [abs(predict(r) / r.row.measured - 1.0) for r in rows]
+    assert statistics.median(errors) <= 0.20
+
+
+def test_pytorch_engines_multiply_at_the_fp32_accumulate_rate_on_geforce() -> None:
+    """The RTX 5090's 16-bit tensor rate is 419 TFLOPS accumulating in FP16 and 209.5 in
+    FP32 (NVIDIA's RTX Blackwell whitepaper, Table 3). vLLM multiplies in FP32: read at
+    the FP16-accumulate rate, its published Qwen3 4B prompts would come out about 1.5x
+    too fast; at the FP32 rate they are within 25 %."""
+    geforce = [r for r in _rows() if r.gpu.id == "rtx-5090"]
+    assert len(geforce) == 8
+    vllm = FITTED.engines["vllm"]
+    assert not vllm.fp16_accumulate
+    as_fp16 = replace(
+        FITTED, engines={**FITTED.engines, "vllm": replace(vllm, fp16_accumulate=True)}
+    )
+    fp32 = statistics.median(predict(r) / r.row.measured for r in geforce)
+    fp16 = statistics.median(predict(r, as_fp16) / r.row.measured for r in geforce)
+    assert abs(fp32 - 1.0) <= 0.25
+    assert fp16 > 1.3 and fp16 / fp32 > 1.7
