@@ -48,9 +48,16 @@ def training_band(workload: Workload) -> Band:
 def serving_bands(workload: Workload, gpus: int = 1) -> dict[str, Band]:
     """The bands of each serving figure: generation (experts in host RAM, speculative
     decoding and llama.cpp's row split over ``gpus`` GPUs have their own), prompt
-    processing, time to first token, many streams."""
+    processing, time to first token, many streams; an engine with a figure of its own
+    for one of them (``<family>:<engine>`` in the file) carries that one."""
     serving = workload.serving_settings
-    decode, prefill = band("decode"), band("prefill")
+
+    def own(family: str) -> Band:
+        """The engine's own figure where its rows give one (``ttft:tensorrt-llm``)."""
+        key = f"{family}:{serving.engine}"
+        return band(key if key in _bands() else family)
+
+    decode, prefill = own("decode"), own("prefill")
     if serving.engine == "llama.cpp" and serving.split == "tensor" and gpus > 1:
         decode, prefill = band("row_split_decode"), band("row_split_prefill")
     if serving.n_cpu_moe or serving.offload_gib:
@@ -60,8 +67,8 @@ def serving_bands(workload: Workload, gpus: int = 1) -> dict[str, Band]:
     return {
         "decode_tokens_s_per_stream": decode,
         "prefill_tokens_s": prefill,
-        "ttft_s": band("ttft"),
-        "aggregate_decode_tokens_s": band("batched") if serving.streams > 1 else decode,
+        "ttft_s": own("ttft"),
+        "aggregate_decode_tokens_s": own("batched") if serving.streams > 1 else decode,
     }
 
 

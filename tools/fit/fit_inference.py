@@ -13,7 +13,7 @@ fitted constants to paste into ``core/calc/inference/constants.py`` and the erro
 ``core.validation.inference.report``: in sample, leaving one GPU out and leaving one
 source out (refitting each time).
 
-Run: .venv/bin/python -m tools.fit.fit_inference [--quick]
+Run: .venv/bin/python -m tools.fit.fit_inference [--quick] [--engine NAME]
 """
 
 from __future__ import annotations
@@ -300,8 +300,31 @@ def report_context_pairs(items: Sequence[Resolved], constants: InferenceConstant
     print(f"  leaving one GPU out: median error {statistics.median(held):.2f} %")
 
 
+def leave_engine_gpus_out(resolved: Sequence[Resolved], engine: str, steps: int) -> None:
+    """Each GPU of ``engine``'s rows left out in turn, ``engine``'s fitted constants refitted
+    on its other GPUs' rows: the held-out figures of that engine's estimates."""
+    mine = [r for r in resolved if engine_key(r, FITTED) == engine]
+    held: dict[str, list[float]] = {}
+    for gpu in sorted({r.gpu.id for r in mine}):
+        train = [r for r in resolved if r.gpu.id != gpu]
+        refit = fit_engine(train, engine, FITTED, steps, fields=FITTED_FIELDS[engine])
+        figures = errors([r for r in mine if r.gpu.id == gpu], refit)
+        for metric, value in figures.items():
+            held.setdefault(metric, []).append(value)
+        print(f"{engine} without {gpu}: {({m: round(v, 1) for m, v in figures.items()})}")
+    print(
+        f"{engine}, each of its GPUs left out, median over GPUs:",
+        {m: round(statistics.median(v), 1) for m, v in held.items()},
+    )
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
+    if "--engine" in sys.argv:  # --engine NAME: leave each of that engine's GPUs out
+        catalog = load_catalog()
+        resolved = [r for r in (resolve(row, catalog) for row in rows()) if not isinstance(r, str)]
+        leave_engine_gpus_out(resolved, sys.argv[sys.argv.index("--engine") + 1], 300)
+        return
     steps = 150 if quick else 600
     catalog = load_catalog()
     resolved = [r for r in (resolve(row, catalog) for row in rows()) if not isinstance(r, str)]
