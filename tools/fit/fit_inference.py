@@ -311,7 +311,7 @@ def leave_engine_gpus_out(resolved: Sequence[Resolved], engine: str, steps: int)
         figures = errors([r for r in mine if r.gpu.id == gpu], refit)
         for metric, value in figures.items():
             held.setdefault(metric, []).append(value)
-        print(f"{engine} without {gpu}: {({m: round(v, 1) for m, v in figures.items()})}")
+        print(f"{engine} without {gpu}: { ({m: round(v, 1) for m, v in figures.items()}) }")
     print(
         f"{engine}, each of its GPUs left out, median over GPUs:",
         {m: round(statistics.median(v), 1) for m, v in held.items()},
