@@ -246,9 +246,10 @@ def test_llama_cpp_row_split_carries_its_own_error_bands(
 def test_engines_with_held_out_figures_of_their_own_carry_them(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """TensorRT-LLM's first token and many streams were checked leaving each of its GPUs
-    out (13.7 % and 14.6 %), vLLM's prompt and first token on 17 published runs never
-    fitted (18.5 %), its generation leaving each GPU out (11.1 %). transformers has no
+    """TensorRT-LLM's first token was checked on another publisher's runs never fitted
+    (19.0 %) and its many streams leaving each of its GPUs out (14.6 %), vLLM's prompt and
+    first token on 17 published runs never fitted (18.5 %), its generation leaving each GPU
+    out (11.1 %). transformers has no
     figure of its own and keeps the shared ones (first token 17.8 %, many streams 29.7 %)."""
     base = ["predict", "--task", "inference", "--gpu", "H100 SXM5 80GB", "--workload"]
     base += ["Llama 3.1 8B", "--streams", "8", "--json"]
@@ -256,7 +257,7 @@ def test_engines_with_held_out_figures_of_their_own_carry_them(
     for engine, weights in (("tensorrt-llm", "fp8"), ("vllm", "bf16"), ("transformers", "bf16")):
         _, data = _json(capsys, [*base, "--engine", engine, "--weights", weights])
         figures[engine] = data["expected_error_pct_by_figure"]
-    assert figures["tensorrt-llm"]["ttft_s"] == 13.7
+    assert figures["tensorrt-llm"]["ttft_s"] == 19.0
     assert figures["tensorrt-llm"]["aggregate_decode_tokens_s"] == 14.6
     assert figures["vllm"]["prefill_tokens_s"] == figures["vllm"]["ttft_s"] == 18.5
     assert figures["vllm"]["decode_tokens_s_per_stream"] == 11.1
