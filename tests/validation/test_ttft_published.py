@@ -67,8 +67,8 @@ def test_vllm_2024_static_batches_of_one_stream_are_within_15_percent() -> None:
     """Argonne's vLLM throughput runs (resources/benchmarks/llm_static_batch_published.csv,
     never fitted): one stream of 128-2,048 prompt and output tokens on the A100, H100 and
     GH200, one to four GPUs, are read within 15 % (median). Larger batches read faster
-    than measured, 1.3-1.8x at 64 streams: vLLM's 2024 engine spent more per step as its
-    batch grew than the 2026 one the constants describe (docs/inference-model.md)."""
+    than measured, 1.3-1.8x at 64 streams: the gap grows with the batch in vLLM's 2024
+    engine, not the 2026 one the constants describe (docs/inference-model.md)."""
     catalog = load_catalog()
     rows = load_inference_rows(BENCHMARKS / "llm_static_batch_published.csv")
     single = [resolve(r, catalog) for r in rows if r.batch == 1]
