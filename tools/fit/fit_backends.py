@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from core.calc.inference import constants
+from core.calc.inference import model as inference_model
 from core.calc.system import serve_system
 from core.catalog import load_catalog
 from core.catalog.systems import find_system
@@ -45,13 +46,17 @@ STRIX_MODELS = {
     "llama-2-7b.Q4_0": ("llama-2-7b", "q4_0"),
     "llama-2-7b.Q4_K_M": ("llama-2-7b", "q4_k_m"),
     "Qwen3-30B-A3B-UD-Q4_K_XL": ("qwen3-30b-a3b", "q4_k_m"),
-    "gpt-oss-20b-F16": ("gpt-oss-20b", "mxfp4"),
-    "gpt-oss-120b-F16": ("gpt-oss-120b", "mxfp4"),
     "Llama-4-Scout-17B-16E-Instruct-UD-Q4_K_XL": ("llama-4-scout-17b-16e", "q4_k_m"),
     "Mistral-Small-3.1-24B-Instruct-2503-UD-Q4_K_XL": ("mistral-small-24b", "q4_k_m"),
+    "gpt-oss-20b-F16": ("gpt-oss-20b", "mxfp4"),
+    "gpt-oss-120b-F16": ("gpt-oss-120b", "mxfp4"),
 }
 """Strix Halo rows' GGUFs as presets (unsloth's UD-Q4_K_XL dynamic quants read at
-Q4_K_M's size; gpt-oss "F16" GGUFs keep the experts in MXFP4, as the file notes)."""
+Q4_K_M's size). Its gpt-oss "F16" GGUFs keep the experts in MXFP4 and the other weights in
+16 bits (``F16_REST``), where the MXFP4 release llama.cpp's estimates read (ggml-org's GGUF)
+keeps those in Q8_0 (``core.calc.inference.model.LLAMA_CPP_MXFP4_REST_BITS``): they are
+predicted with 16-bit other weights."""
+F16_REST = {"gpt-oss-20b-F16", "gpt-oss-120b-F16"}
 FIELDS = ("bandwidth_efficiency", "prefill_efficiency", "prefill_quant_efficiency")
 BOUNDS = dict.fromkeys(FIELDS, (0.05, 1.0)) | {"layer_overhead_s": (1e-6, 1e-3)}
 
@@ -70,6 +75,8 @@ class Row:
     depth: int
     flash: bool
     measured: float
+    rest_bits: float = inference_model.LLAMA_CPP_MXFP4_REST_BITS
+    """Bits of an MXFP4 file's non-expert weights (16 for the "F16" GGUFs)."""
 
     @property
     def key(self) -> str:
@@ -109,7 +116,8 @@ def strix_rows(*, aside: str | None = None) -> list[Row]:
             out.append(
                 Row("strix-halo", "framework-desktop-128gb", "llama.cpp", backend, model[0],
                     model[1], r["metric"], int(r["prompt_tokens"] or 0), int(r["gen_tokens"] or 0),
-                    0, "-fa 1" in r["flash_attention"], float(r["measured"]))
+                    0, "-fa 1" in r["flash_attention"], float(r["measured"]),
+                    16.0 if r["model"] in F16_REST else inference_model.LLAMA_CPP_MXFP4_REST_BITS)
             )  # fmt: skip
     return out
 
@@ -135,6 +143,15 @@ def published_rows() -> list[Row]:
 
 
 def predict(row: Row) -> float:
+    kept = inference_model.LLAMA_CPP_MXFP4_REST_BITS
+    inference_model.LLAMA_CPP_MXFP4_REST_BITS = row.rest_bits  # the file the row read
+    try:
+        return _predict(row)
+    finally:
+        inference_model.LLAMA_CPP_MXFP4_REST_BITS = kept
+
+
+def _predict(row: Row) -> float:
     workload = make_workload(find_preset(row.model), task="inference")
     prompt = max(row.prompt, 1) if row.metric == "pp" else max(row.depth, 1)
     serving = Serving(

@@ -113,7 +113,7 @@ def _llama_cpp(workload: Workload, serving: Serving, count: int) -> list[str]:
     weights = GGUF_NAMES.get(serving.weights, serving.weights.upper())
     layers = "999"
     if serving.offload_gib:  # the layers that stay on the GPUs, the rest on the CPU
-        shape = LlmShape.of(workload.architecture)
+        shape = LlmShape.of(workload.architecture, serving.engine)
         total = shape.weight_bytes(serving.weights) / GIB
         share = max(0.0, 1.0 - serving.offload_gib / total) if total else 1.0
         layers = str(int(shape.layers * share))

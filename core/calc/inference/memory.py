@@ -52,7 +52,7 @@ def inference_memory(
     *,
     with_fixes: bool = True,
 ) -> InferenceMemory:
-    shape = LlmShape.of(workload.architecture)
+    shape = LlmShape.of(workload.architecture, serving.engine)
     c = constants.engines[serving.engine]
     weights = shape.weight_bytes(serving.weights) / GIB
     experts = shape.host_expert_bytes(serving.weights, serving.n_cpu_moe) / GIB
@@ -211,7 +211,7 @@ def experts_to_fit(
 ) -> int | None:
     """The fewest layers whose experts go to host RAM (``--n-cpu-moe``) for ``serving``
     to fit, or ``None`` (not an MoE model, not llama.cpp, or not even all of them)."""
-    shape = LlmShape.of(workload.architecture)
+    shape = LlmShape.of(workload.architecture, serving.engine)
     if not shape.experts or serving.engine != "llama.cpp":
         return None
 

@@ -29,6 +29,11 @@ from core.calc.inference.formats import FORMATS, KV_BYTES
 from core.models.workload import Architecture, KvFormat, WeightsFormat
 
 GIB = 2**30
+LLAMA_CPP_MXFP4_REST_BITS = 8.5
+"""ggml-org's gpt-oss GGUFs keep the MXFP4 experts and store the other weights in Q8_0:
+llama-bench prints 11.27 GiB for gpt-oss-20b and 59.02 GiB for gpt-oss-120b (llama.cpp
+``benches/dgx-spark.md``), the sizes these counts give with Q8_0 (11.24 and 58.88 GiB);
+with 16-bit other weights, as the "F16" GGUFs keep them, 12.82 GiB (llama-bench: 12.83)."""
 
 
 @dataclass(frozen=True)
@@ -61,9 +66,15 @@ class LlmShape:
     window: int | None
     kv_lora_rank: int | None
     rope_dim: int | None
+    mxfp4_rest_bits: float = 16.0
+    """Bits per weight of an MXFP4 checkpoint's other weights (attention, embeddings,
+    head): 16 in OpenAI's gpt-oss release, which vLLM, SGLang and TensorRT-LLM load; 8.5
+    (Q8_0) in llama.cpp's GGUF release (``LLAMA_CPP_MXFP4_REST_BITS``)."""
 
     @classmethod
-    def of(cls, arch: Architecture) -> LlmShape:
+    def of(cls, arch: Architecture, engine: str | None = None) -> LlmShape:
+        """``engine``: whose release of an MXFP4 model is read (llama.cpp's GGUF keeps the
+        non-expert weights in Q8_0, the others' checkpoints in 16 bits)."""
         layers = arch.layers or 1
         hidden = arch.hidden_size or 1
         heads = arch.heads or 1
@@ -101,6 +112,7 @@ class LlmShape:
             window=arch.sliding_window,
             kv_lora_rank=arch.kv_lora_rank,
             rope_dim=arch.qk_rope_head_dim,
+            mxfp4_rest_bits=LLAMA_CPP_MXFP4_REST_BITS if engine == "llama.cpp" else 16.0,
         )
 
     # -- weights ---------------------------------------------------------------------
@@ -142,16 +154,17 @@ class LlmShape:
         gpu = self._shared_bytes(shared, head, fmt) + gpu_experts * expert_bits
         return gpu, host_layers * touched * expert_bits
 
-    @staticmethod
-    def _bytes(params: float, experts: float, embed: float, fmt: WeightsFormat) -> float:
+    def _bytes(self, params: float, experts: float, embed: float, fmt: WeightsFormat) -> float:
         info = FORMATS[fmt]
         if info.family in ("group-int4", "bnb"):
             # GPTQ/AWQ/bitsandbytes keep embeddings and the head in 16 bits.
             return (params - embed) * info.bits / 8.0 + embed * 2.0
         if fmt == "mxfp4":
-            # MXFP4 checkpoints (gpt-oss) quantise the MoE experts; the rest stays 16-bit.
+            # MXFP4 checkpoints (gpt-oss) quantise the MoE experts; the rest is kept at
+            # the release's own precision (mxfp4_rest_bits).
             quantised = experts if experts else params
-            return quantised * info.bits / 8.0 + (params - quantised) * 2.0
+            rest = self.mxfp4_rest_bits / 8.0
+            return quantised * info.bits / 8.0 + (params - quantised) * rest
         return params * info.bits / 8.0
 
     def scaled(self, share: float) -> LlmShape:
@@ -188,7 +201,7 @@ class LlmShape:
         if info.family in ("group-int4", "bnb"):
             return (params - embed) * info.bits / 8.0 + embed * 2.0
         if fmt == "mxfp4" and self.experts:
-            return params * 2.0
+            return params * self.mxfp4_rest_bits / 8.0
         return params * info.bits / 8.0
 
     # -- KV cache ----------------------------------------------------------------------

@@ -87,7 +87,8 @@ def fit_by_offloading(
             workload, trial, capacity_gib, count, constants, with_fixes=False
         ).fits
 
-    high = int(LlmShape.of(workload.architecture).weight_bytes(serving.weights) / GIB) + 1
+    shape = LlmShape.of(workload.architecture, serving.engine)
+    high = int(shape.weight_bytes(serving.weights) / GIB) + 1
     if not fits(high):
         return serving, {}
     low = 0

@@ -127,7 +127,7 @@ def inference_speed(
 ) -> InferenceSpeed:
     """``draft``: the draft model of ``serving.speculative == "draft"`` (``None``: a
     model about a tenth of the target's size, llama.cpp's usual pairing)."""
-    shape = LlmShape.of(workload.architecture)
+    shape = LlmShape.of(workload.architecture, serving.engine)
     c = constants.engine(serving.engine, gpu.vendor, serving.backend, serving.engine_build)
     args = (serving, gpu, gpu_count, link, host_gb_s, pcie_gb_s, cpu_cores, c, constants)
     model = _Model(shape, *args)
@@ -229,7 +229,7 @@ class _Speculation:
         alpha = serving.acceptance if serving.acceptance is not None else defaults.acceptance
         if serving.speculative == "draft":
             shape = (
-                LlmShape.of(draft.architecture)
+                LlmShape.of(draft.architecture, serving.engine)
                 if draft is not None
                 else model.shape.scaled(DRAFT_SIZE_SHARE)
             )
