@@ -165,3 +165,36 @@ def test_an_engine_build_selects_its_own_constants() -> None:
     assert slow.prefill_tokens_s < fast.prefill_tokens_s
     with pytest.raises(ValueError, match="one build of vllm"):
         Serving(engine="vllm", weights="bf16", engine_build="2023-12")
+
+
+def test_llama_cpp_reads_gpt_oss_as_its_gguf_release_stores_it() -> None:
+    """ggml-org's gpt-oss GGUFs keep the experts in MXFP4 and the other weights in Q8_0:
+    llama-bench prints 11.27 GiB (20b) and 59.02 GiB (120b) (llama.cpp benches/dgx-spark.md),
+    12.83 GiB for the 20b "F16" GGUF that keeps them in 16 bits, as OpenAI's release read
+    by vLLM does. Within 1 % each."""
+    for preset, gguf in (("gpt-oss-20b", 11.27), ("gpt-oss-120b", 59.02)):
+        arch = find_preset(preset).architecture
+        assert LlmShape.of(arch, "llama.cpp").weight_bytes("mxfp4") / GIB == pytest.approx(
+            gguf, rel=0.01
+        )
+    vllm = LlmShape.of(find_preset("gpt-oss-20b").architecture, "vllm")
+    assert vllm.weight_bytes("mxfp4") / GIB == pytest.approx(12.83, rel=0.01)
+    # the format's other weights only: a dense model in another format is not affected
+    llama = find_preset("llama-3.1-8b").architecture
+    assert LlmShape.of(llama, "llama.cpp").weight_bytes("q4_k_m") == pytest.approx(
+        LlmShape.of(llama, "vllm").weight_bytes("q4_k_m")
+    )
+
+
+def test_gpt_oss_decode_on_a_dgx_spark_that_the_constants_never_saw() -> None:
+    """llama.cpp's benches/dgx-spark.md (build 6918): gpt-oss-20b generates 84.1 tokens/s,
+    gpt-oss-120b 59.0 (tg32, empty context). CUDA's constants were fitted on discrete
+    GPUs; read as the Q8_0 release, both are within 10 %."""
+    from core.calc.system import serve_system
+    from core.catalog.systems import find_system
+
+    spark = find_system("DGX Spark")
+    for preset, measured in (("gpt-oss-20b", 84.1), ("gpt-oss-120b", 59.0)):
+        served = serve_system(spark, _served(preset, weights="mxfp4", gen_len=32))
+        speed = served.speed.decode_tokens_s_per_stream
+        assert speed == pytest.approx(measured, rel=0.10)
