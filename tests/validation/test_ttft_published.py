@@ -1,8 +1,8 @@
-"""vLLM against published runs it was never fitted on: its prompt processing
-(resources/benchmarks/llm_ttft_published.csv): Argonne's LLM-Inference-Bench (a
-static batch of 16 prompts of 1,024 tokens on an H100 SXM, a GH200 and an A100, 2024) and
-pegainfer's single-request runs of Qwen3 4B on an RTX 5090 (vLLM 0.19-0.22, 2026); and
-Argonne's static-batch throughput runs."""
+"""vLLM and TensorRT-LLM against published runs they were never fitted on: first tokens
+(resources/benchmarks/llm_ttft_published.csv: Argonne's LLM-Inference-Bench, a static batch
+of 16 prompts of 1,024 tokens on an H100 SXM, a GH200 and an A100, 2024, both engines; and
+pegainfer's single-request vLLM runs of Qwen3 4B on an RTX 5090, vLLM 0.19-0.22, 2026), and
+Argonne's vLLM static-batch throughput runs (llm_static_batch_published.csv)."""
 
 from __future__ import annotations
 
