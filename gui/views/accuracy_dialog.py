@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -69,7 +70,9 @@ class AccuracyDialog(QDialog):
         ] + list(SERVING)
         for r, row in enumerate(cells):
             for c, text in enumerate(row):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                cell = QTableWidgetItem(text)
+                cell.setToolTip(text)  # the whole text where the column cuts it
+                self.table.setItem(r, c, cell)
         self.plot = pg.PlotWidget()
         self.plot.setBackground("w")
         item = self.plot.getPlotItem()
@@ -106,6 +109,18 @@ class AccuracyDialog(QDialog):
         layout.addLayout(body, 1)
         layout.addWidget(buttons)
         self.resize(1100, 560)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._fit_rows)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_rows)
+
+    def _fit_rows(self) -> None:
+        """Rows as tall as their wrapped text at the columns' width once laid out."""
+        self.table.resizeRowsToContents()
 
 
 def _preset_name(preset_id: str) -> str:

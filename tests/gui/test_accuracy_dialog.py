@@ -27,3 +27,20 @@ def test_accuracy_page_shows_every_workload_and_every_run(window: MainWindow) ->
     assert any(k.startswith("LLM generation") for k in texts)
     assert len(dialog.points) == shipped["rows"] == 1673  # one point per published run
     dialog.close()
+
+
+def test_accuracy_rows_show_their_names_whole(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Long names wrap in the narrow "What" column: once the dialog is laid out, every row
+    is as tall as its wrapped text (one line of "LLM first token (vLLM)" was cut to
+    "LLM first token …"), and each cell's tooltip holds its whole text."""
+    window.accuracy_action.trigger()
+    dialog = window.accuracy_dialog
+    table = dialog.table
+    qtbot.waitUntil(lambda: all(
+        table.rowHeight(r) >= table.sizeHintForRow(r) for r in range(table.rowCount())
+    ))  # fmt: skip
+    names = [table.item(r, 0) for r in range(table.rowCount())]
+    assert all(item.toolTip() == item.text() for item in names)
+    vllm = next(r for r, item in enumerate(names) if item.text() == "LLM first token (vLLM)")
+    assert table.rowHeight(vllm) > table.fontMetrics().height() * 1.5  # two lines
+    dialog.close()
