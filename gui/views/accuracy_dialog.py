@@ -71,7 +71,7 @@ class AccuracyDialog(QDialog):
         for r, row in enumerate(cells):
             for c, text in enumerate(row):
                 cell = QTableWidgetItem(text)
-                cell.setToolTip(text)  # the whole text where the column cuts it
+                cell.setToolTip(plain.tip(text))  # the whole text where the column cuts it
                 self.table.setItem(r, c, cell)
         self.plot = pg.PlotWidget()
         self.plot.setBackground("w")

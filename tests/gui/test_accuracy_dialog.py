@@ -7,6 +7,7 @@ from importlib import resources
 
 from core.workloads import find_preset
 from gui.views.main_window import MainWindow
+from gui.views.plain import tip
 
 
 def test_accuracy_page_shows_every_workload_and_every_run(window: MainWindow) -> None:
@@ -40,7 +41,7 @@ def test_accuracy_rows_show_their_names_whole(window: MainWindow, qtbot) -> None
         table.rowHeight(r) >= table.sizeHintForRow(r) for r in range(table.rowCount())
     ))  # fmt: skip
     names = [table.item(r, 0) for r in range(table.rowCount())]
-    assert all(item.toolTip() == item.text() for item in names)
+    assert all(item.toolTip() == tip(item.text()) for item in names)
     vllm = next(r for r, item in enumerate(names) if item.text() == "LLM first token (vLLM)")
     assert table.rowHeight(vllm) > table.fontMetrics().height() * 1.5  # two lines
     dialog.close()
